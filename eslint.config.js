@@ -1,0 +1,64 @@
+// Lint: typescript-eslint, import cycles, module boundaries (ARCHITECTURE "rules of the house"),
+// and ReDoS-prone regular expressions (the trust stage scans hostile text).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import regexp from 'eslint-plugin-regexp';
+
+const CORE_STAGES = ['budget', 'evidence', 'trust', 'effects'];
+const EDGES = ['executor', 'store', 'adapters', 'gateway', 'cli', 'inspector'];
+
+/** `no-restricted-imports` patterns forbidding imports of the given top-level modules. */
+const forbid = (mods, why) => ({
+  patterns: mods.map((m) => ({
+    group: [`../${m}`, `../${m}/*`, `../../${m}`, `../../${m}/*`],
+    message: why,
+    // Pure stages may name the Store interface's types; they never import an implementation.
+    allowTypeImports: m === 'store',
+  })),
+});
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'schema/**', 'coverage/**', '.trc/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  regexp.configs['flat/recommended'],
+  {
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    rules: {
+      'import-x/no-cycle': ['error', { maxDepth: 10 }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+    },
+  },
+  {
+    files: ['src/contract/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', forbid([...CORE_STAGES, ...EDGES], 'contract/ imports nothing from the rest of the library')] },
+  },
+  ...CORE_STAGES.map((stage) => ({
+    files: [`src/${stage}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        forbid([...CORE_STAGES.filter((s) => s !== stage), ...EDGES], `${stage}/ is a pure stage: import only contract/ (and the Store interface type)`),
+      ],
+    },
+  })),
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/cli/**'],
+    rules: { 'no-console': 'error' },
+  },
+  {
+    files: ['**/*.{js,mjs}'],
+    languageOptions: { globals: { URL: 'readonly', process: 'readonly', console: 'readonly' } },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);

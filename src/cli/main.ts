@@ -1,0 +1,69 @@
+/**
+ * `trc` entry point: dispatch to a command, map thrown errors to exit codes.
+ */
+import { readFileSync } from 'node:fs';
+import { TrcError } from '../contract/trc-error.js';
+import { type CliIO, UsageError, println } from './io.js';
+import { COMMANDS } from './registry.js';
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function topHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'trc — tool result contract: verifiable envelopes for AI agent tool results',
+    '',
+    'Usage: trc <command> [options]     trc <command> --help for details',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Exit codes: 0 ok, 1 the input broke the contract (findings), 2 usage or I/O error.',
+  ].join('\n');
+}
+
+/** Run `trc` with `argv` (without node and script). Returns the exit code. */
+export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    println(io.stdout, topHelp());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    println(io.stdout, version());
+    return 0;
+  }
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (entry === undefined) {
+    println(io.stderr, `trc: unknown command "${name}". Run "trc --help" for the list.`);
+    return 2;
+  }
+  let command;
+  try {
+    ({ command } = await entry.load());
+  } catch (cause) {
+    println(io.stderr, `trc ${name}: this command could not be loaded: ${(cause as Error).message}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    println(io.stdout, command.help);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      println(io.stderr, `trc ${name}: ${error.message}\nRun "trc ${name} --help" for usage.`);
+      return 2;
+    }
+    if (error instanceof TrcError) {
+      println(io.stderr, `trc ${name}: ${error.code}: ${error.message}`);
+      return 2;
+    }
+    println(io.stderr, `trc ${name}: internal error: ${(error as Error).stack ?? String(error)}`);
+    return 2;
+  }
+}

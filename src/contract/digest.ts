@@ -1,0 +1,40 @@
+/**
+ * Canonical JSON (RFC 8785, JCS) and the result digest (SPEC S9).
+ */
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import { TrcError } from './trc-error.js';
+
+/**
+ * Serialize `value` in RFC 8785 canonical form.
+ *
+ * Throws `TrcError('JCS_UNREPRESENTABLE')` for what JCS cannot represent: NaN, ±Infinity, lone
+ * surrogates, cycles, `undefined` or functions at the top, and nesting too deep to walk.
+ * @example canonicalJson({ b: 1, a: [true, null] }) // '{"a":[true,null],"b":1}'
+ */
+export function canonicalJson(value: unknown): string {
+  let out: string | undefined;
+  try {
+    out = canonicalize(value);
+  } catch (cause) {
+    const reason = cause instanceof RangeError ? 'nesting too deep' : cause instanceof Error ? cause.message : String(cause);
+    throw new TrcError('JCS_UNREPRESENTABLE', `value has no RFC 8785 canonical form: ${reason}`, { cause });
+  }
+  if (out === undefined) {
+    throw new TrcError('JCS_UNREPRESENTABLE', `value has no RFC 8785 canonical form: ${typeof value}`);
+  }
+  return out;
+}
+
+/**
+ * SHA-256 over the canonical form of `data`, as `sha256:<hex>` (the envelope's `result_digest`).
+ * @example digest({ a: 1 }) // 'sha256:015abd7f…'
+ */
+export function digest(data: unknown): string {
+  return 'sha256:' + createHash('sha256').update(canonicalJson(data), 'utf8').digest('hex');
+}
+
+/** SHA-256 hex of raw bytes or a string (UTF-8); used for external resources. */
+export function sha256Hex(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}

@@ -1,0 +1,64 @@
+/**
+ * `tool-result-contract/contract` — the envelope: schema, types, builders, validation, digest,
+ * JSON Pointer, error taxonomy.
+ *
+ * Any new export added here becomes public API. Use named exports, not wildcards.
+ */
+export { CONTRACT_VERSION, STATUSES, COMPLETENESS_STATES, ERROR_CATEGORIES, ERROR_ACTIONS, KNOWN_SOURCE_TYPES, MEMORY_SOURCES } from './taxonomy.js';
+export type { Status, CompletenessState, ErrorCategory, ErrorAction, KnownSourceType, MemorySource } from './taxonomy.js';
+export {
+  EnvelopeSchema,
+  MinimalEnvelopeSchema,
+  CallSchema,
+  ErrorSchema,
+  CompletenessSchema,
+  ProvenanceSchema,
+  EvidenceSchema,
+  UntrustedContentSchema,
+  SideEffectSchema,
+  ReconciliationSchema,
+  ConflictSchema,
+  CalculationSchema,
+  ResourceRefSchema,
+  SummarySchema,
+  StatePatchSchema,
+  MemoryCandidateSchema,
+  ToolHintsSchema,
+} from './schema.js';
+export type {
+  Envelope,
+  MinimalEnvelope,
+  CallInfo,
+  ErrorInfo,
+  Completeness,
+  Cursor,
+  Trim,
+  Provenance,
+  Evidence,
+  Locator,
+  UntrustedContent,
+  Presentation,
+  SideEffect,
+  Reconciliation,
+  Warning,
+  Conflict,
+  Calculation,
+  ResourceRef,
+  Summary,
+  StatePatch,
+  MemoryCandidate,
+  ToolHints,
+  Json,
+} from './types.js';
+export { envelopeJsonSchema, minimalJsonSchema, schemaDocuments } from './schema-json.js';
+export { validate, isEnvelope } from './validate.js';
+export type { Profile } from './validate.js';
+export { RULES } from './findings.js';
+export type { Finding, RuleId, Severity, ValidationResult } from './findings.js';
+export { resolvePointer, pointerResolves, parsePointer, formatPointer, escapePointerToken } from './pointer.js';
+export type { PointerResult, PointerFailure } from './pointer.js';
+export { canonicalJson, digest, sha256Hex } from './digest.js';
+export { createAjv2020 } from './ajv.js';
+export { TrcError, isTrcError } from './trc-error.js';
+export { succeeded, partial, failed, unknown, accepted, needsInput } from './builders.js';
+export type { CallInput, ProvenanceInput, SideEffectInput, CommonInput, Data, CompleteInput, IncompleteInput } from './builders.js';

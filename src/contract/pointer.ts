@@ -1,0 +1,83 @@
+/**
+ * A strict RFC 6901 JSON Pointer resolver.
+ *
+ * Popular pointer libraries walk inherited properties, so `/data/constructor` or `/items/length`
+ * "resolve". Evidence must point at facts that are really in the envelope, so this resolver sees
+ * own enumerable properties only, accepts array indexes of the form `0|[1-9][0-9]*`, and allows
+ * `~` only as `~0` or `~1` (decoding `~1` before `~0`, as the RFC requires).
+ */
+
+/** Why a pointer did not resolve. */
+export type PointerFailure = 'syntax' | 'missing';
+
+/** Result of {@link resolvePointer}. */
+export type PointerResult =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly reason: PointerFailure; readonly at: string };
+
+const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
+const BAD_TILDE = /~(?![01])/;
+
+/**
+ * Split a pointer into unescaped reference tokens, or return null when it is not valid syntax.
+ * @example parsePointer('/a~1b/0') // ['a/b', '0']
+ */
+export function parsePointer(pointer: string): string[] | null {
+  if (pointer === '') return [];
+  if (pointer[0] !== '/') return null;
+  const raw = pointer.slice(1).split('/');
+  const tokens: string[] = [];
+  for (const token of raw) {
+    if (BAD_TILDE.test(token)) return null;
+    tokens.push(token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  }
+  return tokens;
+}
+
+/** Escape one reference token (`~` → `~0`, `/` → `~1`). */
+export function escapePointerToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Build a pointer from raw tokens.
+ * @example formatPointer(['data', 'a/b']) // '/data/a~1b'
+ */
+export function formatPointer(tokens: readonly (string | number)[]): string {
+  let out = '';
+  for (const t of tokens) out += '/' + escapePointerToken(String(t));
+  return out;
+}
+
+/**
+ * Resolve `pointer` against `document`, looking at own properties only.
+ * @example resolvePointer({ a: [1, 2] }, '/a/1') // { ok: true, value: 2 }
+ */
+export function resolvePointer(document: unknown, pointer: string): PointerResult {
+  const tokens = parsePointer(pointer);
+  if (tokens === null) return { ok: false, reason: 'syntax', at: '' };
+  let current: unknown = document;
+  let at = '';
+  for (const token of tokens) {
+    at += '/' + escapePointerToken(token);
+    if (Array.isArray(current)) {
+      if (!ARRAY_INDEX.test(token)) return { ok: false, reason: 'missing', at };
+      const index = Number(token);
+      if (index >= current.length) return { ok: false, reason: 'missing', at };
+      current = current[index];
+    } else if (current !== null && typeof current === 'object') {
+      if (!Object.prototype.hasOwnProperty.call(current, token)) return { ok: false, reason: 'missing', at };
+      const desc = Object.getOwnPropertyDescriptor(current, token);
+      if (desc === undefined || !desc.enumerable || !('value' in desc)) return { ok: false, reason: 'missing', at };
+      current = desc.value;
+    } else {
+      return { ok: false, reason: 'missing', at };
+    }
+  }
+  return { ok: true, value: current };
+}
+
+/** True when `pointer` is valid syntax and names an existing value in `document`. */
+export function pointerResolves(document: unknown, pointer: string): boolean {
+  return resolvePointer(document, pointer).ok;
+}

@@ -1,0 +1,90 @@
+/**
+ * `validate()`: schema check (Ajv, compiled once) plus the semantic invariants (SPEC S12).
+ */
+import type { ErrorObject, ValidateFunction } from './ajv.js';
+import { createAjv2020 } from './ajv.js';
+import { RULES, type Finding, type ValidationResult } from './findings.js';
+import { checkInvariants } from './invariants.js';
+import { escapePointerToken } from './pointer.js';
+import { EnvelopeSchema, MinimalEnvelopeSchema } from './schema.js';
+import type { Envelope } from './types.js';
+
+/** Which profile to validate against. */
+export type Profile = 'full' | 'minimal';
+
+let compiled: { full: ValidateFunction; minimal: ValidateFunction } | undefined;
+
+function validators(): { full: ValidateFunction; minimal: ValidateFunction } {
+  if (compiled === undefined) {
+    const ajv = createAjv2020();
+    compiled = { full: ajv.compile(EnvelopeSchema), minimal: ajv.compile(MinimalEnvelopeSchema) };
+  }
+  return compiled;
+}
+
+/**
+ * Validate an envelope: the JSON Schema first, then (if the shape is right) every semantic
+ * invariant. Never throws, whatever the input.
+ * @example
+ * const r = validate(JSON.parse(text));
+ * if (!r.valid) for (const f of r.findings) console.log(f.rule, f.pointer, f.message);
+ */
+export function validate(envelope: unknown, options: { profile?: Profile } = {}): ValidationResult {
+  const profile = options.profile ?? 'full';
+  const check = validators()[profile];
+  let schemaOk: boolean;
+  try {
+    schemaOk = check(envelope) as boolean;
+  } catch (cause) {
+    // Ajv recurses; only pathological input gets here. Report it instead of throwing.
+    return {
+      valid: false,
+      findings: [{ rule: RULES.SCHEMA, pointer: '', message: `schema check failed: ${String(cause)}`, severity: 'error' }],
+    };
+  }
+  if (!schemaOk) return { valid: false, findings: schemaFindings(check.errors ?? []) };
+  if (profile === 'minimal') return { valid: true, findings: [] };
+  let findings: Finding[];
+  try {
+    findings = checkInvariants(envelope as Envelope);
+  } catch (cause) {
+    findings = [{ rule: RULES.SCHEMA, pointer: '', message: `invariant check failed: ${String(cause)}`, severity: 'error' }];
+  }
+  return { valid: !findings.some((f) => f.severity === 'error'), findings };
+}
+
+/** True when `value` is a valid full envelope (schema and invariants). */
+export function isEnvelope(value: unknown): value is Envelope {
+  return validate(value).valid;
+}
+
+/**
+ * Turn Ajv errors into findings with the pointer of the offending field. Union branches produce
+ * one error each; they are folded into one finding per location.
+ */
+function schemaFindings(errors: readonly ErrorObject[]): Finding[] {
+  const byPointer = new Map<string, ErrorObject[]>();
+  for (const e of errors) {
+    let pointer = e.instancePath;
+    if (e.keyword === 'required') pointer += '/' + escapePointerToken(String(e.params['missingProperty']));
+    if (e.keyword === 'additionalProperties') pointer += '/' + escapePointerToken(String(e.params['additionalProperty']));
+    const list = byPointer.get(pointer) ?? [];
+    list.push(e);
+    byPointer.set(pointer, list);
+  }
+  const findings: Finding[] = [];
+  for (const [pointer, list] of byPointer) {
+    findings.push({ rule: RULES.SCHEMA, pointer, message: describe(list), severity: 'error' });
+  }
+  return findings;
+}
+
+function describe(list: readonly ErrorObject[]): string {
+  const consts = list.filter((e) => e.keyword === 'const').map((e) => JSON.stringify(e.params['allowedValue']));
+  if (consts.length > 0) return `must be one of ${consts.join(', ')}`;
+  const first = list.find((e) => e.keyword !== 'anyOf') ?? list[0];
+  if (first === undefined) return 'does not match the schema';
+  if (first.keyword === 'required') return 'is required';
+  if (first.keyword === 'additionalProperties') return 'is not an allowed property';
+  return first.message ?? 'does not match the schema';
+}

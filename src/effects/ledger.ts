@@ -1,0 +1,95 @@
+/**
+ * The ledger protocol of a side-effecting call (W1–W3), over the Store's atomic `ledgerBegin`.
+ * Decides, before anything runs, whether this call may run, must be refused, replays a recorded
+ * envelope, or must first be reconciled.
+ */
+import type { Envelope } from '../contract/index.js';
+import type { LedgerEntry, Store } from '../store/types.js';
+
+/** Stable codes of a refused ledger begin. */
+export const LEDGER_CODES = {
+  /** The key was used before for other arguments, another tool or another principal. */
+  KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+  /** Another attempt with this key is still running (or died and awaits recovery). */
+  IN_FLIGHT: 'IDEMPOTENCY_KEY_IN_FLIGHT',
+} as const;
+
+/** What to do with a call, decided from the ledger. */
+export type LedgerDecision =
+  | { readonly kind: 'run'; readonly entry: LedgerEntry; readonly attempt: number }
+  | { readonly kind: 'replay'; readonly entry: LedgerEntry; readonly envelope: Envelope }
+  | { readonly kind: 'refuse'; readonly entry: LedgerEntry; readonly code: (typeof LEDGER_CODES)[keyof typeof LEDGER_CODES]; readonly message: string }
+  | { readonly kind: 'reconcile'; readonly entry: LedgerEntry };
+
+/** Input of {@link beginWrite}. */
+export interface BeginInput {
+  readonly key: string;
+  readonly tool: string;
+  readonly principal: string;
+  readonly argsDigest: string;
+  readonly callId: string;
+  readonly now: string;
+}
+
+/**
+ * Register the start of a write under its key and decide what happens next.
+ * A recorded retryable failure (nothing was sent) may run again; an `unknown` entry is never
+ * re-run before reconciliation.
+ * @example
+ * const d = await beginWrite(store, { key, tool: 'pay', principal: 'u1', argsDigest: argsDigest(args), callId: 'c1', now });
+ * if (d.kind === 'run') { ...call the tool with d.entry.key... }
+ */
+export async function beginWrite(store: Store, input: BeginInput): Promise<LedgerDecision> {
+  const begun = await store.ledgerBegin({
+    key: input.key,
+    tool: input.tool,
+    principal: input.principal,
+    argsDigest: input.argsDigest,
+    callId: input.callId,
+    now: input.now,
+  });
+  const entry = begun.entry;
+  if (begun.created) return { kind: 'run', entry, attempt: 1 };
+  if (entry.argsDigest !== input.argsDigest || entry.tool !== input.tool || entry.principal !== input.principal) {
+    // Other principal or tool: refusing also keeps one principal from reading another's recorded result.
+    return {
+      kind: 'refuse',
+      entry,
+      code: LEDGER_CODES.KEY_REUSED,
+      message: `idempotency key ${input.key} was already used for a different ${entry.argsDigest !== input.argsDigest ? 'set of arguments' : entry.tool !== input.tool ? 'tool' : 'principal'}`,
+    };
+  }
+  switch (entry.state) {
+    case 'in_flight':
+      return { kind: 'refuse', entry, code: LEDGER_CODES.IN_FLIGHT, message: `a call with idempotency key ${input.key} is in flight; wait for it or reconcile it` };
+    case 'unknown':
+      return { kind: 'reconcile', entry };
+    case 'succeeded':
+      return { kind: 'replay', entry, envelope: entry.envelope as Envelope };
+    case 'failed': {
+      const recorded = entry.envelope as Envelope | null;
+      if (recorded?.error?.retryable === true) {
+        const updated = await store.ledgerUpdate(input.key, { state: 'in_flight', attempts: entry.attempts + 1, now: input.now });
+        return { kind: 'run', entry: updated ?? entry, attempt: entry.attempts + 1 };
+      }
+      return { kind: 'replay', entry, envelope: recorded as Envelope };
+    }
+  }
+}
+
+/**
+ * Record how an attempt ended. `succeeded`/`failed` are final; `unknown` waits for reconciliation.
+ * @example await settleWrite(store, key, { state: 'succeeded', envelope, attempts: 1, now });
+ */
+export async function settleWrite(
+  store: Store,
+  key: string,
+  outcome: { state: 'succeeded' | 'failed' | 'unknown' | 'in_flight'; envelope?: Envelope; attempts: number; now: string },
+): Promise<LedgerEntry | null> {
+  return store.ledgerUpdate(key, {
+    state: outcome.state,
+    attempts: outcome.attempts,
+    ...(outcome.envelope === undefined ? {} : { envelope: outcome.envelope }),
+    now: outcome.now,
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * JSON Schema (draft 2020-12) of the gateway configuration file. Ajv checks a parsed YAML/JSON
+ * document against it before the gateway starts; every error names the path in the file.
+ */
+
+const toolPolicy = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    effect: { enum: ['read', 'write'], description: 'Side-effect class. Overrides MCP annotations.' },
+    idempotent: { type: 'boolean', description: 'A repeat with the same arguments changes nothing further.' },
+    reconcile: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['tool'],
+      properties: {
+        tool: { type: 'string', minLength: 1, description: 'Read tool (same upstream) that tells whether a write happened.' },
+        args: { type: 'object', description: 'Arguments for the reconciliation tool; "$key" is replaced by the idempotency key.' },
+      },
+    },
+    untrusted_fields: {
+      type: 'array',
+      items: { type: 'string', pattern: '^(/([^~/]|~[01])*)*$' },
+      description: 'JSON Pointers (into the structured result) whose text is external data.',
+    },
+    visibility: {
+      type: 'object',
+      additionalProperties: { enum: ['model', 'user', 'internal'] },
+      description: 'JSON Pointer → who may see the field; internal fields never leave the gateway.',
+    },
+    budget: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        max_bytes: { type: 'integer', minimum: 256 },
+        max_tokens: { type: 'integer', minimum: 16 },
+      },
+    },
+    risk: { enum: ['low', 'medium', 'high', 'critical'] },
+    confirmation_required: { type: 'boolean', description: 'Calls are held (needs_input) until confirmed.' },
+    timeout_ms: { type: 'integer', minimum: 1 },
+    source_type: { type: 'string', minLength: 1 },
+  },
+} as const;
+
+const upstream = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  oneOf: [{ required: ['command'] }, { required: ['url'] }],
+  properties: {
+    name: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Prefix used when tool names collide.' },
+    command: { type: 'string', minLength: 1 },
+    args: { type: 'array', items: { type: 'string' } },
+    env: { type: 'object', additionalProperties: { type: 'string' } },
+    cwd: { type: 'string' },
+    url: { type: 'string', format: 'uri' },
+    trusted: { type: 'boolean', description: 'Only then are MCP tool annotations taken as policy (T5).' },
+    defaults: toolPolicy,
+    tools: { type: 'object', additionalProperties: toolPolicy },
+  },
+} as const;
+
+/** The configuration schema, kept as data so it can be printed and documented. */
+export const gatewayConfigSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://tool-result-contract.dev/schema/gateway.config.json',
+  title: 'trc gateway configuration',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    upstreams: { type: 'array', items: upstream, minItems: 1 },
+    defaults: toolPolicy,
+    store: { type: 'string', minLength: 1 },
+    principal: { type: 'string', minLength: 1, description: 'Principal prefix for client sessions.' },
+    handle_ttl_seconds: { type: 'integer', minimum: 1 },
+  },
+} as const;

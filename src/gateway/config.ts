@@ -1,0 +1,138 @@
+/**
+ * Loading and validating the gateway configuration (YAML or JSON). A bad file is a
+ * `GATEWAY_CONFIG_INVALID` error listing every problem with its JSON Pointer and line, and the
+ * gateway does not start.
+ */
+import { readFileSync } from 'node:fs';
+import { LineCounter, parseDocument } from 'yaml';
+import { createAjv2020, parsePointer, TrcError } from '../contract/index.js';
+import { gatewayConfigSchema } from './config-schema.js';
+
+/** Per-tool policy (SPEC T4, T6, W2, Z). Every field is optional; unset means "use defaults". */
+export interface ToolPolicy {
+  readonly effect?: 'read' | 'write';
+  readonly idempotent?: boolean;
+  readonly reconcile?: { readonly tool: string; readonly args?: Record<string, unknown> };
+  readonly untrusted_fields?: readonly string[];
+  readonly visibility?: Readonly<Record<string, 'model' | 'user' | 'internal'>>;
+  readonly budget?: { readonly max_bytes?: number; readonly max_tokens?: number };
+  readonly risk?: 'low' | 'medium' | 'high' | 'critical';
+  readonly confirmation_required?: boolean;
+  readonly timeout_ms?: number;
+  readonly source_type?: string;
+}
+
+/** One upstream MCP server: a command to spawn (stdio) or a Streamable HTTP URL. */
+export interface UpstreamConfig {
+  readonly name: string;
+  readonly command?: string;
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  readonly url?: string;
+  readonly trusted?: boolean;
+  readonly defaults?: ToolPolicy;
+  readonly tools?: Readonly<Record<string, ToolPolicy>>;
+}
+
+/** The whole configuration file. */
+export interface GatewayConfig {
+  readonly upstreams?: readonly UpstreamConfig[];
+  readonly defaults?: ToolPolicy;
+  readonly store?: string;
+  readonly principal?: string;
+  readonly handle_ttl_seconds?: number;
+}
+
+/** One problem in a configuration file. */
+export interface ConfigProblem {
+  readonly pointer: string;
+  readonly line: number | null;
+  readonly message: string;
+}
+
+let compiled: ReturnType<ReturnType<typeof createAjv2020>['compile']> | undefined;
+function validator() {
+  compiled ??= createAjv2020().compile(gatewayConfigSchema);
+  return compiled;
+}
+
+/**
+ * Check a parsed configuration object. Returns the problems (empty when valid).
+ * @example checkGatewayConfig({ upstreams: [{ name: 'fs' }] }) // → [{ pointer: '/upstreams/0', … }]
+ */
+export function checkGatewayConfig(value: unknown): ConfigProblem[] {
+  const check = validator();
+  if (check(value)) return semanticProblems(value as GatewayConfig);
+  const seen = new Set<string>();
+  const problems: ConfigProblem[] = [];
+  for (const e of check.errors ?? []) {
+    // oneOf reports every branch; keep one readable line per pointer+message.
+    const extra = e.keyword === 'additionalProperties' ? ` "${String((e.params as { additionalProperty?: string }).additionalProperty)}"` : '';
+    const allowed = e.keyword === 'enum' ? ` (${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', ')})` : '';
+    const message = e.keyword === 'oneOf' ? 'an upstream needs exactly one of "command" or "url"' : `${e.message ?? 'invalid'}${extra}${allowed}`;
+    const key = `${e.instancePath}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push({ pointer: e.instancePath, line: null, message });
+  }
+  return problems;
+}
+
+function semanticProblems(config: GatewayConfig): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const names = new Set<string>();
+  (config.upstreams ?? []).forEach((u, i) => {
+    if (names.has(u.name)) problems.push({ pointer: `/upstreams/${i}/name`, line: null, message: `duplicate upstream name "${u.name}"` });
+    names.add(u.name);
+  });
+  return problems;
+}
+
+/**
+ * Parse configuration text (YAML, of which JSON is a subset). Throws `GATEWAY_CONFIG_INVALID`
+ * with every problem (pointer and line) when the file is not valid.
+ * @example parseGatewayConfig('upstreams:\n  - name: fs\n    command: mcp-server-filesystem\n', 'trc.yaml')
+ */
+export function parseGatewayConfig(text: string, fileName = '<config>'): GatewayConfig {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const problems = doc.errors.map((e) => ({ pointer: '', line: e.linePos?.[0]?.line ?? null, message: e.message.split('\n')[0] ?? e.message }));
+    throw configError(fileName, problems);
+  }
+  const value: unknown = doc.toJS();
+  const problems = checkGatewayConfig(value ?? {}).map((p) => ({ ...p, line: lineOf(doc, lines, p.pointer) }));
+  if (problems.length > 0) throw configError(fileName, problems);
+  return (value ?? {}) as GatewayConfig;
+}
+
+/** Read and parse a configuration file; see {@link parseGatewayConfig}. */
+export function loadGatewayConfig(path: string): GatewayConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (cause) {
+    throw new TrcError('GATEWAY_CONFIG_UNREADABLE', `cannot read ${path}: ${(cause as Error).message}`, { cause });
+  }
+  return parseGatewayConfig(text, path);
+}
+
+function lineOf(doc: ReturnType<typeof parseDocument>, lines: LineCounter, pointer: string): number | null {
+  const parsed = parsePointer(pointer);
+  if (!Array.isArray(parsed)) return null;
+  const path = parsed.map((t) => (/^\d+$/.test(t) ? Number(t) : t));
+  for (let n = path.length; n >= 0; n--) {
+    const node = doc.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined;
+    if (node?.range !== undefined) return lines.linePos(node.range[0]).line;
+    if (n === 0 && doc.contents?.range !== undefined) return lines.linePos(doc.contents.range[0]).line;
+  }
+  return null;
+}
+
+function configError(fileName: string, problems: ConfigProblem[]): TrcError {
+  const text = problems
+    .map((p) => `  ${fileName}${p.line === null ? '' : `:${p.line}`} at ${p.pointer === '' ? '(root)' : p.pointer}: ${p.message}`)
+    .join('\n');
+  return new TrcError('GATEWAY_CONFIG_INVALID', `invalid gateway configuration:\n${text}`, { data: { file: fileName, problems } });
+}

@@ -1,0 +1,130 @@
+/**
+ * The Store interface: the only way the library touches persistence (resources, handles,
+ * the side-effect ledger, the audit log, workflow state). Implementations: memory (tests),
+ * SQLite (embedded default, `tool-result-contract/store/sqlite`), PostgreSQL
+ * (`tool-result-contract/store/postgres`). All must pass `test/store/store-suite.ts`.
+ *
+ * Async everywhere so a networked database fits; no SQLite-only assumptions (no rowid,
+ * no synchronous transactions leaking through the interface).
+ */
+
+/** Metadata of a stored external resource (Z4): the full raw result kept out of model context. */
+export interface ResourceMeta {
+  readonly id: string;
+  readonly principal: string;
+  readonly tool: string;
+  readonly mimeType: string;
+  readonly bytes: number;
+  readonly sha256: string;
+  readonly createdAt: string;
+  readonly expiresAt: string | null;
+}
+
+/**
+ * Writes a resource in chunks (for results larger than memory). Nothing is visible to readers
+ * until `commit()`; `abort()` (or a failed commit) leaves no trace.
+ */
+export interface ResourceWriter {
+  write(chunk: Uint8Array): Promise<void>;
+  commit(): Promise<ResourceMeta>;
+  abort(): Promise<void>;
+}
+
+/** An opaque handle or cursor (Z6), bound to a principal and tool, with expiry. */
+export interface HandleRecord {
+  /** The opaque token itself (≥128 random bits, base64url). */
+  readonly id: string;
+  readonly kind: 'resource' | 'cursor';
+  readonly principal: string;
+  readonly tool: string;
+  /** What the handle points at: a resource id, plus for cursors an offset. Never shown to clients. */
+  readonly target: { readonly resourceId: string; readonly offset?: number; readonly pointer?: string };
+  readonly createdAt: string;
+  readonly expiresAt: string;
+}
+
+/** Ledger entry states (W2). */
+export type LedgerState = 'in_flight' | 'succeeded' | 'failed' | 'unknown';
+
+/** One idempotency-ledger entry for a side-effecting call (W1–W3). */
+export interface LedgerEntry {
+  readonly key: string;
+  readonly tool: string;
+  readonly principal: string;
+  /** SHA-256 of the canonical arguments; the same key with other args is refused. */
+  readonly argsDigest: string;
+  readonly state: LedgerState;
+  readonly attempts: number;
+  readonly callId: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  /** The recorded envelope (JSON) once settled, replayed for a repeated key. */
+  readonly envelope: unknown;
+}
+
+/** Outcome of {@link Store.ledgerBegin}. */
+export type LedgerBegin =
+  | { readonly created: true; readonly entry: LedgerEntry }
+  | { readonly created: false; readonly entry: LedgerEntry };
+
+/** One audit record per call (D1). */
+export interface AuditRecord {
+  readonly callId: string;
+  readonly tool: string;
+  readonly principal: string;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly status: string;
+  readonly argsDigest: string;
+  readonly envelopeDigest: string | null;
+  /** Everything else worth diagnosing (attempts, classification, ledger state, layer notes). */
+  readonly detail: unknown;
+}
+
+/** Filter for {@link Store.listAudit}. */
+export interface AuditFilter {
+  readonly tool?: string;
+  readonly since?: string;
+  readonly limit?: number;
+}
+
+/** A versioned workflow-state value (W4). */
+export interface StateEntry {
+  readonly key: string;
+  readonly version: number;
+  readonly value: unknown;
+  readonly source: unknown;
+  readonly updatedAt: string;
+}
+
+/** Persistence for everything the library keeps. */
+export interface Store {
+  /** Start writing a resource; see {@link ResourceWriter}. */
+  createResource(input: { principal: string; tool: string; mimeType: string; expiresAt: string | null }): Promise<ResourceWriter>;
+  getResourceMeta(id: string): Promise<ResourceMeta | null>;
+  /** Read the bytes of a resource in order, chunk by chunk. */
+  readResource(id: string): AsyncIterable<Uint8Array>;
+
+  putHandle(handle: HandleRecord): Promise<void>;
+  getHandle(id: string): Promise<HandleRecord | null>;
+
+  /** Insert an in-flight entry, or return the existing one for the key (atomic). */
+  ledgerBegin(entry: Omit<LedgerEntry, 'state' | 'attempts' | 'createdAt' | 'updatedAt' | 'envelope'> & { now: string }): Promise<LedgerBegin>;
+  /** Settle or update an entry (state, attempts, envelope). Returns null when the key is absent. */
+  ledgerUpdate(key: string, patch: { state?: LedgerState; attempts?: number; envelope?: unknown; now: string }): Promise<LedgerEntry | null>;
+  ledgerGet(key: string): Promise<LedgerEntry | null>;
+  ledgerList(filter?: { state?: LedgerState }): Promise<LedgerEntry[]>;
+
+  appendAudit(record: AuditRecord): Promise<void>;
+  getAudit(callId: string): Promise<AuditRecord | null>;
+  listAudit(filter?: AuditFilter): Promise<AuditRecord[]>;
+
+  getState(key: string): Promise<StateEntry | null>;
+  /**
+   * Write state only if its current version equals `baseVersion` (null = must not exist).
+   * Returns the new entry, or `{ conflict: current }` when the base version is stale.
+   */
+  putState(input: { key: string; baseVersion: number | null; value: unknown; source: unknown; now: string }): Promise<StateEntry | { conflict: StateEntry | null }>;
+
+  close(): Promise<void>;
+}
