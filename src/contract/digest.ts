@@ -1,7 +1,7 @@
 /**
  * Canonical JSON (RFC 8785, JCS) and the result digest (SPEC S9).
  */
-import { createHash } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { TrcError } from './trc-error.js';
 
@@ -31,10 +31,16 @@ export function canonicalJson(value: unknown): string {
  * @example digest({ a: 1 }) // 'sha256:015abd7f…'
  */
 export function digest(data: unknown): string {
-  return 'sha256:' + createHash('sha256').update(canonicalJson(data), 'utf8').digest('hex');
+  return 'sha256:' + sha256Hex(canonicalJson(data));
 }
+
+// One-shot crypto.hash exists from Node 20.12; read it off the namespace so older 20.x still load.
+const oneShotHash = (nodeCrypto as { hash?: (algorithm: string, data: Uint8Array | string, encoding: 'hex') => string }).hash;
 
 /** SHA-256 hex of raw bytes or a string (UTF-8); used for external resources. */
 export function sha256Hex(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  // One-shot crypto.hash (Node >= 20.12) skips the Hash object; most digested values are small.
+  if (oneShotHash !== undefined) return oneShotHash('sha256', bytes, 'hex');
+  return nodeCrypto.createHash('sha256').update(bytes).digest('hex');
 }
+

@@ -62,3 +62,8 @@ export { createAjv2020 } from './ajv.js';
 export { TrcError, isTrcError } from './trc-error.js';
 export { succeeded, partial, failed, unknown, accepted, needsInput } from './builders.js';
 export type { CallInput, ProvenanceInput, SideEffectInput, CommonInput, Data, CompleteInput, IncompleteInput } from './builders.js';
+export { classifyError, COMMIT_STATUS_UNKNOWN } from './classify.js';
+export { parseRetryAfter } from './classify-http.js';
+export type { ClassifiedError, ClassifyOptions, ClassifiableFailure, ErrorKind, HttpFailure, JsonRpcFailure } from './classify-types.js';
+export { parseJson, lineAndColumn } from './parse-json.js';
+export type { ParseJsonResult } from './parse-json.js';

@@ -28,6 +28,11 @@ export function parsePointer(pointer: string): string[] | null {
   const raw = pointer.slice(1).split('/');
   const tokens: string[] = [];
   for (const token of raw) {
+    // Most tokens have no tilde; skip the regex work for them (validate() resolves many pointers).
+    if (token.indexOf('~') === -1) {
+      tokens.push(token);
+      continue;
+    }
     if (BAD_TILDE.test(token)) return null;
     tokens.push(token.replace(/~1/g, '/').replace(/~0/g, '~'));
   }
@@ -57,24 +62,28 @@ export function resolvePointer(document: unknown, pointer: string): PointerResul
   const tokens = parsePointer(pointer);
   if (tokens === null) return { ok: false, reason: 'syntax', at: '' };
   let current: unknown = document;
-  let at = '';
-  for (const token of tokens) {
-    at += '/' + escapePointerToken(token);
+  for (let k = 0; k < tokens.length; k++) {
+    const token = tokens[k] as string;
     if (Array.isArray(current)) {
-      if (!ARRAY_INDEX.test(token)) return { ok: false, reason: 'missing', at };
+      if (!ARRAY_INDEX.test(token)) return missing(tokens, k);
       const index = Number(token);
-      if (index >= current.length) return { ok: false, reason: 'missing', at };
+      if (index >= current.length) return missing(tokens, k);
       current = current[index];
     } else if (current !== null && typeof current === 'object') {
-      if (!Object.prototype.hasOwnProperty.call(current, token)) return { ok: false, reason: 'missing', at };
+      // Own data properties only: no inherited members, and no getters run.
       const desc = Object.getOwnPropertyDescriptor(current, token);
-      if (desc === undefined || !desc.enumerable || !('value' in desc)) return { ok: false, reason: 'missing', at };
+      if (desc === undefined || !desc.enumerable || !('value' in desc)) return missing(tokens, k);
       current = desc.value;
     } else {
-      return { ok: false, reason: 'missing', at };
+      return missing(tokens, k);
     }
   }
   return { ok: true, value: current };
+}
+
+/** The failure result, naming the pointer prefix up to the token that did not resolve. */
+function missing(tokens: readonly string[], k: number): PointerResult {
+  return { ok: false, reason: 'missing', at: formatPointer(tokens.slice(0, k + 1)) };
 }
 
 /** True when `pointer` is valid syntax and names an existing value in `document`. */

@@ -72,6 +72,10 @@ export const gatewayConfigSchema = {
     upstreams: { type: 'array', items: upstream, minItems: 1 },
     defaults: toolPolicy,
     store: { type: 'string', minLength: 1 },
+    store_sync: {
+      enum: ['full', 'normal'],
+      description: 'SQLite durability: "full" syncs every commit to disk (survives power loss); "normal" (default) survives a process crash.',
+    },
     principal: { type: 'string', minLength: 1, description: 'Principal prefix for client sessions.' },
     handle_ttl_seconds: { type: 'integer', minimum: 1 },
   },

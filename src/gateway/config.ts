@@ -40,6 +40,7 @@ export interface GatewayConfig {
   readonly upstreams?: readonly UpstreamConfig[];
   readonly defaults?: ToolPolicy;
   readonly store?: string;
+  readonly store_sync?: 'full' | 'normal';
   readonly principal?: string;
   readonly handle_ttl_seconds?: number;
 }
@@ -96,7 +97,7 @@ function semanticProblems(config: GatewayConfig): ConfigProblem[] {
  */
 export function parseGatewayConfig(text: string, fileName = '<config>'): GatewayConfig {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const doc = parseDocument(text, { lineCounter: lines });
   if (doc.errors.length > 0) {
     const problems = doc.errors.map((e) => ({ pointer: '', line: e.linePos?.[0]?.line ?? null, message: e.message.split('\n')[0] ?? e.message }));
     throw configError(fileName, problems);
@@ -125,7 +126,8 @@ function lineOf(doc: ReturnType<typeof parseDocument>, lines: LineCounter, point
   for (let n = path.length; n >= 0; n--) {
     const node = doc.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined;
     if (node?.range !== undefined) return lines.linePos(node.range[0]).line;
-    if (n === 0 && doc.contents?.range !== undefined) return lines.linePos(doc.contents.range[0]).line;
+    const root = doc.contents?.range;
+    if (n === 0 && root) return lines.linePos(root[0]).line;
   }
   return null;
 }

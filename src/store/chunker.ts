@@ -13,15 +13,18 @@ export class Chunker {
   readonly #flush: (seq: number, data: Uint8Array) => Promise<void> | void;
   readonly #chunkBytes: number;
   readonly #hash: Hash = createHash('sha256');
-  #buffer: Uint8Array;
-  #used = 0;
+  // Copies of pending pieces (the caller may reuse its buffers); at most one chunk's worth.
+  #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
   #seq = 0;
   #bytes = 0;
 
   constructor(flush: (seq: number, data: Uint8Array) => Promise<void> | void, chunkBytes: number = DEFAULT_CHUNK_BYTES) {
+    if (!Number.isSafeInteger(chunkBytes) || chunkBytes < 1) {
+      throw storeError(STORE_ERROR_CODES.badOptions, `chunkBytes must be a positive integer, got ${String(chunkBytes)}`);
+    }
     this.#flush = flush;
     this.#chunkBytes = chunkBytes;
-    this.#buffer = new Uint8Array(chunkBytes);
   }
 
   /** Total bytes written so far. */
@@ -38,27 +41,37 @@ export class Chunker {
     this.#bytes += chunk.byteLength;
     let offset = 0;
     while (offset < chunk.byteLength) {
-      const take = Math.min(this.#chunkBytes - this.#used, chunk.byteLength - offset);
-      this.#buffer.set(chunk.subarray(offset, offset + take), this.#used);
-      this.#used += take;
+      const take = Math.min(this.#chunkBytes - this.#pendingBytes, chunk.byteLength - offset);
+      this.#pending.push(chunk.slice(offset, offset + take));
+      this.#pendingBytes += take;
       offset += take;
-      if (this.#used === this.#chunkBytes) await this.#emit();
+      if (this.#pendingBytes === this.#chunkBytes) await this.#emit();
     }
   }
 
   /** Flush the remaining bytes and return the totals. */
   async finish(): Promise<{ bytes: number; sha256: string; chunks: number }> {
-    if (this.#used > 0) await this.#emit();
+    if (this.#pendingBytes > 0) await this.#emit();
     return { bytes: this.#bytes, sha256: this.#hash.digest('hex'), chunks: this.#seq };
   }
 
   async #emit(): Promise<void> {
-    const data = this.#buffer.subarray(0, this.#used);
+    const pieces = this.#pending;
+    let data: Uint8Array;
+    if (pieces.length === 1 && pieces[0] !== undefined) {
+      data = pieces[0];
+    } else {
+      data = new Uint8Array(this.#pendingBytes);
+      let at = 0;
+      for (const piece of pieces) {
+        data.set(piece, at);
+        at += piece.byteLength;
+      }
+    }
     const seq = this.#seq;
     this.#seq += 1;
-    // A fresh buffer per chunk: the flushed one may still be referenced by the backend.
-    this.#buffer = new Uint8Array(this.#chunkBytes);
-    this.#used = 0;
+    this.#pending = [];
+    this.#pendingBytes = 0;
     await this.#flush(seq, data);
   }
 }

@@ -25,6 +25,8 @@ export interface ResourceMeta {
  * until `commit()`; `abort()` (or a failed commit) leaves no trace.
  */
 export interface ResourceWriter {
+  /** The id the resource will have once committed (known up front, e.g. to build its URI). */
+  readonly id: string;
   write(chunk: Uint8Array): Promise<void>;
   commit(): Promise<ResourceMeta>;
   abort(): Promise<void>;

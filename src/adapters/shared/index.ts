@@ -1,0 +1,8 @@
+/**
+ * Internal helpers shared by the adapters (not a public sub-path). Each adapter re-exports what
+ * its users need by name.
+ */
+export { modelView, renderModelText, isErrorStatus, WITHHELD_TEXT } from './model-view.js';
+export { envelopeFromValue, envelopeFromThrown, envelopeFromClassified, cancelledEnvelope, deniedEnvelope, callInfo } from './outcome-envelope.js';
+export type { CallRef, OutcomeOptions } from './outcome-envelope.js';
+export { alignBatch, renderBatch } from './batch.js';

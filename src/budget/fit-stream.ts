@@ -1,0 +1,160 @@
+/**
+ * `fitStream(readable, budget, ctx)`: fit a result far larger than memory (SPEC Z7). Raw bytes
+ * are spooled to the store as they arrive; a top-level array is split at element boundaries;
+ * the first elements the budget can use are kept, the rest are parsed in runs only to count
+ * them and gather column statistics, then dropped.
+ */
+import { isUtf8 } from 'node:buffer';
+import { TrcError, type Envelope } from '../contract/index.js';
+import type { ResourceWriter } from '../store/types.js';
+import { resolveBudget, type Budget } from './budget.js';
+import type { FitContext } from './context.js';
+import type { Spool } from './externalize.js';
+import { fitCore } from './fit-core.js';
+import { DEFAULT_HANDLE_TTL_MS } from './handles.js';
+import { JsonArraySplitter, notJson, type ElementMark, type SourcePosition } from './json-array-splitter.js';
+import { findJsonError } from './json-error-position.js';
+import { ListStats } from './list-stats.js';
+import { toEnvelope } from './wrap.js';
+
+/** Extra options of the streaming path. */
+export interface StreamOptions extends FitContext {
+  /** Called with the number of bytes read so far (for progress bars). */
+  readonly onProgress?: (bytesRead: number) => void;
+  /** Input that is not a top-level array is parsed whole; refuse it beyond this size (default 256 MiB). */
+  readonly maxBufferBytes?: number;
+}
+
+const encoder = new TextEncoder();
+
+const text = (bytes: Uint8Array, from: number, to: number): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString('utf8');
+
+/** Parse one element (or a whole document), or throw `INPUT_NOT_JSON` with line and column. */
+function parseAt(bytes: Uint8Array, from: number, to: number, where: () => SourcePosition): unknown {
+  if (!isUtf8(bytes.subarray(from, to))) notJson('invalid UTF-8', where());
+  const source = text(bytes, from, to);
+  try {
+    return JSON.parse(source);
+  } catch {
+    const e = findJsonError(source) ?? { offset: 0, line: 1, column: 1, message: 'invalid JSON' };
+    const at = where();
+    const sameLine = e.line === 1;
+    notJson(e.message, {
+      offset: at.offset + Buffer.byteLength(source.slice(0, e.offset)),
+      line: at.line + e.line - 1,
+      column: sameLine ? at.column + e.column - 1 : e.column,
+      ...(sameLine && at.columnUnit !== undefined ? { columnUnit: at.columnUnit } : {}),
+    });
+  }
+}
+
+/**
+ * Fit a byte stream holding one JSON value. Memory stays bounded for a top-level array of any
+ * length (each element must fit in memory); other values are parsed whole up to
+ * `maxBufferBytes`. Not-JSON input throws `INPUT_NOT_JSON` with line and column, and nothing
+ * is left in the store.
+ * @example
+ * const env = await fitStream(createReadStream('big.json'), { maxTokens: 8000 }, { store, principal: 'alice', tool: 'export' });
+ */
+export async function fitStream(source: AsyncIterable<Uint8Array | string>, budget: Budget = {}, ctx: StreamOptions = {}): Promise<Envelope> {
+  const resolved = resolveBudget(budget);
+  const now = ctx.now?.() ?? new Date();
+  const expiresAt = new Date(now.getTime() + (ctx.ttlMs ?? DEFAULT_HANDLE_TTL_MS)).toISOString();
+  const principal = ctx.principal ?? 'anonymous';
+  const tool = ctx.tool ?? 'unknown_tool';
+  const maxBuffer = ctx.maxBufferBytes ?? 256 * 1024 * 1024;
+  // Keep at most maxItems elements, and stop early once they are far beyond the byte budget.
+  const keepBytes = Math.max(resolved.maxBytes, resolved.maxTokens * 16) * 2;
+
+  const writer: ResourceWriter | null = ctx.store === undefined ? null : await ctx.store.createResource({ principal, tool, mimeType: 'application/json', expiresAt });
+  const kept: unknown[] = [];
+  let keptBytes = 0;
+  let total = 0;
+  const omitted = new ListStats();
+  // A run of omitted elements in one buffer, parsed with one JSON.parse; positions kept for errors.
+  let run: { bytes: Uint8Array; from: number; to: number; count: number; starts: number[]; marks: ElementMark[] } | null = null;
+  const flush = () => {
+    if (run === null) return;
+    const r = run;
+    run = null;
+    let items: unknown[] | null = null;
+    if (isUtf8(r.bytes.subarray(r.from, r.to))) {
+      try {
+        items = JSON.parse(`[${text(r.bytes, r.from, r.to)}]`) as unknown[];
+      } catch {
+        items = null;
+      }
+    }
+    if (items === null || items.length !== r.count) {
+      // Find the bad element and say where it is.
+      for (let k = 0; k < r.count; k++) {
+        const from = r.starts[2 * k] as number;
+        parseAt(r.bytes, from, r.starts[2 * k + 1] as number, () => splitter.positionOf(r.marks[k] as ElementMark));
+      }
+      throw new TrcError('INPUT_NOT_JSON', 'not JSON: a run of elements did not parse');
+    }
+    for (const item of items) omitted.add(item);
+  };
+  const splitter: JsonArraySplitter = new JsonArraySplitter((bytes, from, to) => {
+    total++;
+    if (kept.length < resolved.maxItems && (keptBytes < keepBytes || kept.length === 0)) {
+      flush();
+      const mark = splitter.elementMark();
+      kept.push(parseAt(bytes, from, to, () => splitter.positionOf(mark)));
+      keptBytes += to - from;
+      return;
+    }
+    if (run === null || run.bytes !== bytes) {
+      flush();
+      run = { bytes, from, to, count: 0, starts: [], marks: [] };
+    }
+    run.to = to;
+    run.count++;
+    run.starts.push(from, to);
+    // Marks are resolved into line/column only if the run fails to parse (while its chunk is current).
+    run.marks.push(splitter.elementMark());
+  });
+
+  let whole: Uint8Array[] = [];
+  let wholeBytes = 0;
+  let read = 0;
+  let spool: Spool | null = null;
+  try {
+    for await (const part of source) {
+      const chunk = typeof part === 'string' ? encoder.encode(part) : part;
+      read += chunk.length;
+      if (writer !== null) await writer.write(chunk);
+      splitter.push(chunk);
+      flush();
+      if (splitter.isArray !== true) {
+        // Until the first non-blank byte it is unknown whether this is an array; keep the blanks.
+        wholeBytes += chunk.length;
+        if (wholeBytes > maxBuffer) {
+          throw new TrcError('STREAM_TOO_LARGE', `input that is not a top-level array is parsed whole, and it exceeds ${maxBuffer} bytes`);
+        }
+        whole.push(chunk);
+      }
+      ctx.onProgress?.(read);
+    }
+    const start = { offset: 0, line: 1, column: 1 };
+    let value: unknown;
+    if (splitter.isArray === false) {
+      const all = Buffer.concat(whole);
+      whole = [];
+      value = parseAt(all, 0, all.length, () => start);
+    } else {
+      splitter.end();
+      value = kept;
+    }
+    const { env, wrapped } = toEnvelope(value, { ...ctx, tool });
+    if (writer !== null) spool = { commit: () => writer.commit(), abort: () => writer.abort() };
+    const root = splitter.isArray === true ? { total, omitted } : undefined;
+    return await fitCore({ env, wrapped, spool, ...(root === undefined ? {} : { root }) }, resolved, { ...ctx, tool, principal });
+  } catch (error) {
+    // Nothing half-written: the spooled bytes go unless the fit committed them.
+    await writer?.abort().catch(() => undefined);
+    throw error;
+  }
+}
+

@@ -1,0 +1,42 @@
+/**
+ * `fit(input, budget, ctx)`: fit a tool result to a size budget structurally (SPEC Z1–Z5).
+ */
+import type { Envelope } from '../contract/index.js';
+import { resolveBudget, type Budget } from './budget.js';
+import type { FitContext } from './context.js';
+import { memorySpool } from './externalize.js';
+import { fitCore } from './fit-core.js';
+import { DEFAULT_HANDLE_TTL_MS } from './handles.js';
+import { toEnvelope } from './wrap.js';
+
+const encoder = new TextEncoder();
+
+/**
+ * Fit an envelope (or a raw value, wrapped as `succeeded` data) to `budget`. Trimming is
+ * structural; every trimmed node is recorded in `completeness.trimmed`; a summary zone says what
+ * was left out; evidence-named nodes are kept first; when anything was dropped and
+ * `ctx.store` is given, the full input is stored and referenced from `resources[]`.
+ * @example
+ * const env = await fit(rows, { maxItems: 20 }, { store, principal: 'alice', tool: 'search' });
+ * env.completeness?.returned_items // 20
+ */
+export async function fit(input: unknown, budget: Budget = {}, ctx: FitContext = {}): Promise<Envelope> {
+  const resolved = resolveBudget(budget);
+  const { env, wrapped } = toEnvelope(input, ctx);
+  const store = ctx.store;
+  const now = ctx.now?.() ?? new Date();
+  const expiresAt = new Date(now.getTime() + (ctx.ttlMs ?? DEFAULT_HANDLE_TTL_MS)).toISOString();
+  let filtered: Envelope | null = null;
+  const hook = ctx.dropFields;
+  const coreCtx: FitContext = hook === undefined ? ctx : { ...ctx, dropFields: (e) => (filtered = hook(e)) };
+  // What is stored: the caller's raw bytes, or the input re-serialized; after a visibility
+  // hook, the filtered result (internal fields must not leak through the resource).
+  const bytes = (): Uint8Array => {
+    const seen = filtered as Envelope | null;
+    if (seen !== null) return encoder.encode(JSON.stringify(wrapped ? seen.data : seen));
+    if (ctx.raw !== undefined) return typeof ctx.raw === 'string' ? encoder.encode(ctx.raw) : ctx.raw;
+    return encoder.encode(JSON.stringify(input));
+  };
+  const spool = store === undefined ? null : memorySpool(store, bytes, { principal: ctx.principal ?? 'anonymous', tool: ctx.tool ?? env.call.tool_name, expiresAt });
+  return fitCore({ env, wrapped, spool }, resolved, coreCtx);
+}

@@ -1,0 +1,92 @@
+/**
+ * `trc audit [--tool T] [--since WHEN] [--limit N] [--json] [--store PATH]`
+ */
+import { parseArgs } from 'node:util';
+import { openGatewayStore } from '../../gateway/open-store.js';
+import type { AuditRecord } from '../../store/index.js';
+import { type CliIO, type Command, UsageError, println } from '../io.js';
+
+const HELP = `Usage: trc audit [--tool T] [--since WHEN] [--limit N] [--json] [--store PATH]
+
+List the tool calls recorded in the audit store (by "trc gateway", the executor, "trc demo"):
+one line per call, oldest first — start time, status, tool, principal, duration, error code
+or warnings, call id. Use "trc diagnose CALL_ID" for one call in depth.
+
+Options:
+  --tool T       only calls of tool T (the name the client used)
+  --since WHEN   only calls started at or after WHEN: an RFC 3339 time
+                 (2026-05-01T10:00:00Z), a date (2026-05-01), or a duration back from now
+                 (30s, 15m, 2h, 7d)
+  --limit N      at most N calls (default 1000)
+  --json         one JSON object per line (the full audit record, envelope included)
+  --store PATH   SQLite store (default ./.trc/trc.sqlite)
+  -h, --help     show this help
+
+Examples:
+  trc audit --since 1h
+  trc audit --tool read_text_file --json | jq .detail.envelope.status
+
+Exit codes: 0 listed (also when nothing matched), 2 usage error or unreadable store.`;
+
+/** Parse --since: RFC 3339, a date, or a duration back from `now`. */
+export function parseSince(text: string, now: Date = new Date()): string {
+  const rel = /^(\d+)(s|m|h|d)$/.exec(text);
+  if (rel) {
+    const unit = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3 }[rel[2] as 's' | 'm' | 'h' | 'd'];
+    return new Date(now.getTime() - Number(rel[1]) * unit).toISOString();
+  }
+  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) {
+    const ms = Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text);
+    if (!Number.isNaN(ms)) return new Date(ms).toISOString();
+  }
+  throw new UsageError(`--since needs an RFC 3339 time, a date or a duration like 15m, got "${text}"`);
+}
+
+async function run(argv: readonly string[], io: CliIO): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { tool: { type: 'string' }, since: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const limit = values.limit === undefined ? 1000 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit needs a positive integer, got "${values.limit}"`);
+  const since = values.since === undefined ? undefined : parseSince(values.since);
+  const { store } = await openGatewayStore(io.cwd, [values.store]);
+  try {
+    const records = await store.listAudit({ limit, ...(values.tool === undefined ? {} : { tool: values.tool }), ...(since === undefined ? {} : { since }) });
+    if (values.json === true) {
+      for (const r of records) println(io.stdout, JSON.stringify(r));
+      return 0;
+    }
+    if (records.length === 0) {
+      println(io.stdout, 'no recorded calls match');
+      return 0;
+    }
+    for (const r of records) println(io.stdout, line(r));
+    println(io.stdout, `${records.length} call(s)`);
+    return 0;
+  } finally {
+    await store.close().catch(() => undefined);
+  }
+}
+
+function line(r: AuditRecord): string {
+  const d = (r.detail ?? {}) as { error_code?: string | null; warnings?: unknown[]; duration_ms?: number };
+  const ms = Date.parse(r.finishedAt) - Date.parse(r.startedAt);
+  const note = d.error_code ? d.error_code : Array.isArray(d.warnings) && d.warnings.length > 0 ? `${d.warnings.length} warning(s)` : '';
+  return [r.startedAt, r.status.padEnd(11), r.tool, r.principal, `${Number.isFinite(ms) ? ms : '?'}ms`, note, r.callId].filter((x) => x !== '').join('  ');
+}
+
+/** The `trc audit` command. */
+export const command: Command = {
+  name: 'audit',
+  summary: 'list recorded calls from the audit store',
+  help: HELP,
+  run,
+};

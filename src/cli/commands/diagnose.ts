@@ -1,0 +1,86 @@
+/**
+ * `trc diagnose CALL_ID`: walk the four layers of one recorded call (SPEC D1) and say which failed.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { diagnose } from '../../executor/index.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
+import { type CliIO, type Command, UsageError, println } from '../io.js';
+
+const HELP = `trc diagnose — which layer of a tool call went wrong
+
+Usage: trc diagnose CALL_ID [--store PATH] [--json]
+
+Reads the audit record the executor wrote for CALL_ID and walks the four layers
+of a wrong answer, in order:
+  call       the tool exists, the arguments match its schema, the call was authorized
+  execution  attempts and timings, timeout point, classification, idempotency key, and
+             where the side effect stands (not sent / sent, not executed / executed but
+             the response was lost / confirmed), plus later reconciliations
+  contract   the envelope validated (status vs data, completeness, digests) or was replaced
+  model      what the model could misread in this result (partial read as whole, unknown
+             called failed, instruction-like external text, unresolved conflicts)
+and names the first layer that failed (or is unresolved, e.g. a write awaiting
+reconciliation). The model layer cannot be judged from the record alone; check an
+answer's claims with \`trc cite\`.
+
+Options:
+  --store PATH   SQLite store (default $TRC_STORE, else ./.trc/trc.sqlite)
+  --json         print the diagnosis as JSON
+
+Exit codes: 0 no layer failed, 1 a layer failed or is unresolved, 2 unknown call id,
+usage or I/O error.
+
+Example:
+  trc diagnose call_7 --store ./.trc/trc.sqlite`;
+
+function storePath(flag: string | undefined, io: CliIO): string {
+  const chosen = flag ?? io.env['TRC_STORE'] ?? '.trc/trc.sqlite';
+  return chosen === ':memory:' ? chosen : resolve(io.cwd, chosen);
+}
+
+const MARK: Record<string, string> = { ok: 'ok', failed: 'FAILED', unresolved: 'UNRESOLVED', at_risk: 'at risk', not_checked: 'not checked' };
+
+export const command: Command = {
+  name: 'diagnose',
+  summary: 'walk the four layers of one recorded call and say which failed',
+  help: HELP,
+  async run(argv, io) {
+    let parsed;
+    try {
+      parsed = parseArgs({ args: [...argv], options: { store: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    } catch (cause) {
+      throw new UsageError((cause as Error).message);
+    }
+    const [callId, ...extra] = parsed.positionals;
+    if (callId === undefined || extra.length > 0) throw new UsageError('expected exactly one CALL_ID');
+    const path = storePath(parsed.values.store, io);
+    if (path !== ':memory:' && !existsSync(path)) {
+      println(io.stderr, `trc diagnose: no store at ${path} (use --store PATH or TRC_STORE)`);
+      return 2;
+    }
+    const store = await openSqliteStore({ path });
+    try {
+      const d = await diagnose(callId, store);
+      if (d === null) {
+        println(io.stderr, `trc diagnose: no audit record for call "${callId}" in ${path}`);
+        return 2;
+      }
+      if (parsed.values.json === true) {
+        println(io.stdout, JSON.stringify(d, null, 2));
+      } else {
+        println(io.stdout, `call ${d.call_id}  tool ${d.tool}  status ${d.status}`);
+        for (const l of d.layers) {
+          println(io.stdout, `\n${l.layer.padEnd(9)}  ${MARK[l.verdict] ?? l.verdict}`);
+          for (const f of l.findings) println(io.stdout, `  - ${f}`);
+        }
+        for (const r of d.reconciliations) println(io.stdout, `\nlater reconciliation ${r.call_id}: ${r.status}`);
+        println(io.stdout, d.failed_layer === null ? '\nno layer failed' : `\nfailed layer: ${d.failed_layer}`);
+      }
+      return d.failed_layer === null ? 0 : 1;
+    } finally {
+      await store.close();
+    }
+  },
+};

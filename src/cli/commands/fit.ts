@@ -1,0 +1,178 @@
+/**
+ * `trc fit [FILE|-]`: fit a tool result to a size budget, storing the full raw result.
+ */
+import { createReadStream } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fitStream, type Budget } from '../../budget/index.js';
+import type { Envelope } from '../../contract/index.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
+import { type CliIO, type Command, UsageError, println } from '../io.js';
+
+const HELP = `Usage: trc fit [FILE|-] [--max-tokens N] [--max-items N] [--max-string N]
+               [--max-depth N] [--max-bytes N] [--store PATH] [--principal P]
+               [--tool NAME] [--json]
+
+Fit a tool result to a size budget without ever cutting JSON as text. FILE (or stdin when
+FILE is "-" or absent) holds one JSON value: an agent.tool.result.v1 envelope, or a raw tool
+result that is wrapped as the data of a "succeeded" envelope.
+
+What happens:
+  - lists lose items, strings are cut at character boundaries, deep subtrees are emptied,
+    and every such node is listed in completeness.trimmed with what it kept of its total;
+  - the status becomes "partial", completeness says "truncated" with reason
+    "context_budget", and a labelled summary says what was left out (counts, fields,
+    min/max/sum of numeric columns);
+  - nodes that evidence points at are kept first; evidence whose node had to go is
+    re-pointed at the stored raw result;
+  - the full raw input is stored byte for byte in the SQLite store and referenced from
+    resources[] as trc://resource/<handle>; read it back with "trc resource get".
+A top-level array is streamed element by element, so files far larger than memory work.
+Nothing is stored when the input already fits or is not valid JSON.
+
+Options:
+  --max-tokens N   tokens (o200k_base) of data + summary (default 8000, min 32)
+  --max-items N    items kept per list (default 100)
+  --max-string N   characters kept per string (default 4000)
+  --max-depth N    nesting depth kept below data (default 16)
+  --max-bytes N    UTF-8 bytes of data + summary (default 262144, min 128)
+  --store PATH     SQLite store (default $TRC_STORE, else ./.trc/trc.sqlite)
+  --principal P    who may read the stored result back (default $TRC_PRINCIPAL, else "local")
+  --tool NAME      tool name for a wrapped raw result (default "cli")
+  --json           print the fitted envelope as JSON instead of a readable report
+  -h, --help       show this help
+
+Exit codes: 0 fitted, 2 usage error, unreadable file or input that is not JSON (the message
+gives the line and column).
+
+Examples:
+  trc fit rows.json --max-items 20 --principal alice
+  curl -s https://api.example.com/export | trc fit - --max-tokens 8000 --json > envelope.json`;
+
+/**
+ * The SQLite store of the budget commands: `--store PATH`, else `TRC_STORE`, else
+ * `./.trc/trc.sqlite` under the working directory.
+ */
+export function storePath(flag: string | undefined, io: CliIO): string {
+  const chosen = flag ?? io.env['TRC_STORE'] ?? '.trc/trc.sqlite';
+  return chosen === ':memory:' ? chosen : resolve(io.cwd, chosen);
+}
+
+function intFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} expects a non-negative integer, got "${value}"`);
+  return Number(value);
+}
+
+function progressBar(io: CliIO, total: number | null): { update(n: number): void; done(): void } {
+  if (!io.isTTY) return { update() {}, done() {} };
+  let last = 0;
+  const mb = (n: number) => (n / 1e6).toFixed(1);
+  return {
+    update(n) {
+      const t = Date.now();
+      if (t - last < 100) return;
+      last = t;
+      if (total !== null && total > 0) {
+        const share = Math.min(1, n / total);
+        const filled = Math.round(share * 30);
+        io.stderr.write(`\r[${'#'.repeat(filled)}${' '.repeat(30 - filled)}] ${(share * 100).toFixed(0).padStart(3)}% ${mb(n)}/${mb(total)} MB`);
+      } else {
+        io.stderr.write(`\r${mb(n)} MB read`);
+      }
+    },
+    done() {
+      io.stderr.write('\r\x1b[K');
+    },
+  };
+}
+
+function report(env: Envelope, principal: string): string {
+  const c = env.completeness;
+  const lines = [`status: ${env.status}${c ? ` (completeness: ${c.state}${c.reason ? `, reason: ${c.reason}` : ''})` : ''}`];
+  if (c?.returned_items !== undefined && c.returned_items !== null) {
+    lines.push(`items: ${c.returned_items} returned of ${c.available_items ?? 'an unknown number'} available`);
+  }
+  for (const t of c?.trimmed ?? []) lines.push(`trimmed: ${t.pointer || '/'} ${t.kind} kept ${t.kept} of ${t.total}`);
+  if (env.summary) lines.push(`summary: ${env.summary.text}`);
+  for (const r of env.resources ?? []) {
+    lines.push(`resource: ${r.uri} (${r.bytes} bytes, sha256 ${r.sha256}, expires ${r.expires_at ?? 'never'})`);
+    lines.push(`  read back: trc resource get ${r.uri} --principal ${principal}`);
+  }
+  if (c?.next) lines.push(`next cursor: ${c.next.value}`);
+  for (const w of env.warnings) lines.push(`warning: ${typeof w === 'string' ? w : `${w.code}: ${w.message}`}`);
+  lines.push('data:', JSON.stringify(env.data, null, 2));
+  return lines.join('\n');
+}
+
+/** `trc fit`. */
+export const command: Command = {
+  name: 'fit',
+  summary: 'fit a tool result to a size budget, storing the full raw result',
+  help: HELP,
+  async run(argv, io) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: [...argv],
+        options: {
+          'max-tokens': { type: 'string' },
+          'max-items': { type: 'string' },
+          'max-string': { type: 'string' },
+          'max-depth': { type: 'string' },
+          'max-bytes': { type: 'string' },
+          store: { type: 'string' },
+          principal: { type: 'string' },
+          tool: { type: 'string' },
+          json: { type: 'boolean', default: false },
+        },
+        allowPositionals: true,
+        strict: true,
+      });
+    } catch (cause) {
+      throw new UsageError((cause as Error).message);
+    }
+    const { values, positionals } = parsed;
+    if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}`);
+    const budget: { -readonly [K in keyof Budget]: Budget[K] } = {};
+    const set = (key: keyof Budget, flag: string, v: string | undefined) => {
+      const n = intFlag(flag, v);
+      if (n !== undefined) budget[key] = n;
+    };
+    set('maxTokens', 'max-tokens', values['max-tokens']);
+    set('maxItems', 'max-items', values['max-items']);
+    set('maxStringChars', 'max-string', values['max-string']);
+    set('maxDepth', 'max-depth', values['max-depth']);
+    set('maxBytes', 'max-bytes', values['max-bytes']);
+    const file = positionals[0] ?? '-';
+    const principal = values.principal ?? io.env['TRC_PRINCIPAL'] ?? 'local';
+    if (principal === '') throw new UsageError('--principal must not be empty');
+
+    let size: number | null = null;
+    if (file !== '-') {
+      try {
+        size = (await stat(file)).size;
+      } catch (cause) {
+        println(io.stderr, `trc fit: cannot read ${file}: ${(cause as Error).message}`);
+        return 2;
+      }
+    }
+    const path = storePath(values.store, io);
+    if (path !== ':memory:') await mkdir(dirname(path), { recursive: true });
+    const store = await openSqliteStore({ path });
+    const bar = progressBar(io, size);
+    try {
+      const source = file === '-' ? io.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
+      const env = await fitStream(source as AsyncIterable<Uint8Array>, budget, {
+        store, principal, tool: values.tool ?? 'cli', onProgress: (n) => bar.update(n),
+      });
+      bar.done();
+      println(io.stdout, values.json ? JSON.stringify(env, null, 2) : report(env, principal));
+      return 0;
+    } finally {
+      bar.done();
+      await store.close();
+    }
+  },
+};

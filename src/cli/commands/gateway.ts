@@ -1,0 +1,122 @@
+/**
+ * `trc gateway [--config FILE] [--http PORT] [--store PATH] -- CMD ARGS...`
+ */
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { isTrcError } from '../../contract/index.js';
+import { loadGatewayConfig, openGatewayStore, serveHttp, startSession, upstreamFromCommand, type GatewayConfig } from '../../gateway/index.js';
+import { type CliIO, type Command, UsageError, println } from '../io.js';
+
+const HELP = `Usage: trc gateway [--config FILE] [--http PORT] [--store PATH] [--name NAME] -- CMD [ARGS...]
+
+Run an MCP gateway in front of unmodified MCP servers. The MCP client talks to the gateway
+(stdio by default, Streamable HTTP with --http); the gateway spawns the upstream server
+(CMD ARGS after "--") and/or the upstreams listed in the config file, and forwards
+everything faithfully: initialize, tools/resources/prompts listings with pagination,
+progress, logging, cancellation, completions, sampling/elicitation/roots requests.
+
+Tool results are turned into agent.tool.result.v1 envelopes: output-schema check, text vs
+structuredContent consistency (E7), untrusted text isolation, field visibility, a byte
+budget (larger results are stored and returned as a trc://resource/<handle> link that only
+the same session can read with resources/read), evidence and digest. The client receives
+a normal CallToolResult with the envelope under _meta["dev.tool-result-contract/envelope"].
+Tools configured as writes go through the idempotency ledger; an upstream that dies or
+hangs mid-write yields status "unknown" with reconciliation, never a blind retry. Every
+call is recorded in the audit store (see "trc audit").
+
+Options:
+  --config FILE   YAML or JSON configuration: upstreams, per-tool policy (effect,
+                  idempotent, reconcile, untrusted_fields, visibility, budget, risk,
+                  confirmation_required, timeout_ms). Checked before start; errors name
+                  the path and line in the file. See docs/gateway.md.
+  --http PORT     serve Streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio
+                  (one session and one set of upstream processes per MCP session)
+  --host HOST     interface for --http (default 127.0.0.1)
+  --store PATH    SQLite file for audit, resources, handles and ledger
+                  (default: the config's "store", else ./.trc/trc.sqlite)
+  --name NAME     name of the CMD upstream (default: derived from the command)
+  -h, --help      show this help
+
+MCP client configuration — put "trc gateway --" in front of the server command:
+  { "command": "npx", "args": ["trc", "gateway", "--", "npx", "-y",
+                               "@modelcontextprotocol/server-memory"] }
+
+Examples:
+  trc gateway -- npx -y @modelcontextprotocol/server-filesystem /srv/docs
+  trc gateway --config trc-gateway.yaml --http 8808
+  trc gateway --store /var/lib/trc/audit.sqlite -- node ./my-server.js
+
+Exit codes: 0 the client disconnected (stdio) or the server was stopped (--http);
+2 usage error, invalid configuration, or an upstream/store that cannot start.`;
+
+async function run(argv: readonly string[], io: CliIO): Promise<number> {
+  const dash = argv.indexOf('--');
+  const own = dash === -1 ? argv : argv.slice(0, dash);
+  const upstreamArgv = dash === -1 ? [] : argv.slice(dash + 1);
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...own],
+      options: { config: { type: 'string' }, http: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' }, name: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  let port: number | undefined;
+  if (values.http !== undefined) {
+    port = Number(values.http);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http needs a port number (0-65535), got "${values.http}"`);
+  }
+  let config: GatewayConfig = {};
+  if (values.config !== undefined) {
+    try {
+      config = loadGatewayConfig(values.config);
+    } catch (error) {
+      if (isTrcError(error)) {
+        println(io.stderr, `trc gateway: ${error.message}`);
+        return 2;
+      }
+      throw error;
+    }
+  }
+  config = upstreamFromCommand(config, upstreamArgv, values.name);
+  if ((config.upstreams ?? []).length === 0) throw new UsageError('no upstream: give one after "--" (trc gateway -- CMD ARGS) or in --config');
+
+  const { store, path } = await openGatewayStore(io.cwd, [values.store, config.store], config.store_sync);
+  const options = { config, store, onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`) };
+  try {
+    if (port !== undefined) {
+      const gw = await serveHttp(options, { port, ...(values.host === undefined ? {} : { host: values.host }) });
+      println(io.stderr, `trc gateway: listening on ${gw.url} (store ${path})`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await gw.close();
+      return 0;
+    }
+    const session = await startSession(options, new StdioServerTransport(io.stdin, io.stdout));
+    // The client closing stdin ends the session; the SDK stdio transport does not notice EOF.
+    const stop = () => void session.close();
+    io.stdin.once('end', stop);
+    io.stdin.once('close', stop);
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    await session.done;
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    return 0;
+  } finally {
+    await store.close().catch(() => undefined);
+  }
+}
+
+/** The `trc gateway` command. */
+export const command: Command = {
+  name: 'gateway',
+  summary: 'run an MCP gateway that enforces the contract in front of MCP servers',
+  help: HELP,
+  run,
+};

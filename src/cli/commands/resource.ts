@@ -1,0 +1,73 @@
+/**
+ * `trc resource get HANDLE --principal P`: print a stored raw result, re-authorized.
+ */
+import { existsSync } from 'node:fs';
+import { once } from 'node:events';
+import { parseArgs } from 'node:util';
+import { openResource } from '../../budget/index.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
+import { type Command, UsageError, println } from '../io.js';
+import { storePath } from './fit.js';
+
+const HELP = `Usage: trc resource get HANDLE --principal P [--store PATH]
+
+Print the full raw result that "trc fit" (or the library's fit/fitStream) stored when it had
+to trim a tool result. HANDLE is the trc://resource/<handle> URI from the envelope's
+resources[] (or the bare handle). The bytes are written to stdout exactly as stored.
+
+Handles are re-authorized on every read: the principal must be the one the result was stored
+for, and the handle must not have expired. Failures name a stable code:
+  HANDLE_UNKNOWN           no such handle (or its resource is gone)
+  HANDLE_EXPIRED           the handle or its resource expired
+  HANDLE_WRONG_PRINCIPAL   the handle belongs to another principal
+  HANDLE_WRONG_KIND        the handle is a list cursor, not a resource handle
+
+Options:
+  --principal P    who is reading (required; default $TRC_PRINCIPAL)
+  --store PATH     SQLite store (default $TRC_STORE, else ./.trc/trc.sqlite)
+  -h, --help       show this help
+
+Exit codes: 0 printed, 2 usage error, refused handle or missing store.
+
+Example:
+  trc resource get trc://resource/3q2-7wAAAAAAAAAAAAAAAA --principal alice > raw.json`;
+
+/** `trc resource`. */
+export const command: Command = {
+  name: 'resource',
+  summary: 'read a stored raw result by its handle (re-authorized)',
+  help: HELP,
+  async run(argv, io) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: [...argv],
+        options: { principal: { type: 'string' }, store: { type: 'string' } },
+        allowPositionals: true,
+        strict: true,
+      });
+    } catch (cause) {
+      throw new UsageError((cause as Error).message);
+    }
+    const [action, handle, ...extra] = parsed.positionals;
+    if (action !== 'get') throw new UsageError(action === undefined ? 'missing action: trc resource get HANDLE' : `unknown action "${action}" (only "get")`);
+    if (handle === undefined || extra.length > 0) throw new UsageError('expected exactly one HANDLE');
+    const principal = parsed.values.principal ?? io.env['TRC_PRINCIPAL'];
+    if (principal === undefined || principal === '') throw new UsageError('--principal is required');
+    const path = storePath(parsed.values.store, io);
+    if (path !== ':memory:' && !existsSync(path)) {
+      println(io.stderr, `trc resource: no store at ${path} (use --store PATH or TRC_STORE)`);
+      return 2;
+    }
+    const store = await openSqliteStore({ path });
+    try {
+      const { chunks } = await openResource(store, handle, { kind: 'resource', principal });
+      for await (const chunk of chunks) {
+        if (!io.stdout.write(chunk)) await once(io.stdout, 'drain');
+      }
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+};

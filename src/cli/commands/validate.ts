@@ -1,0 +1,256 @@
+/**
+ * `trc validate [FILE|-] [--json] [--minimal]`: check one envelope or a JSONL stream of them.
+ */
+import { once } from 'node:events';
+import { open } from 'node:fs/promises';
+import type { Readable, Writable } from 'node:stream';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { parseJson, validate, type Finding, type Profile } from '../../contract/index.js';
+import { type CliIO, type Command, UsageError, println } from '../io.js';
+
+const HELP = `Usage: trc validate [FILE|-] [--json] [--minimal]
+
+Check tool result envelopes against the agent.tool.result.v1 contract: the JSON Schema
+(draft 2020-12) and the semantic invariants (status vs data vs error, completeness and
+cursors, observed_at vs retrieved_at, result_digest, side effects, evidence pointers).
+
+Input (FILE, or stdin when FILE is "-" or absent) is either
+  - one JSON document holding one envelope (may span many lines), or
+  - JSONL: one envelope per line (blank lines are skipped).
+The format is detected: a first line that is JSON on its own means JSONL. JSONL is read
+line by line, so inputs larger than memory are fine.
+
+Output, per envelope:
+  <source>[:<line>]  OK                         valid (warnings, if any, are listed)
+  <source>[:<line>]  <severity>  <rule>  <pointer>  <message>   one line per finding
+  <source>:<line>:<column>  not JSON: <reason>  input that does not parse
+
+Options:
+  --json      machine output: one JSON object per envelope, per line:
+              {"source","line","valid","findings":[{"rule","pointer","message","severity"}]}
+              or, for input that is not JSON, {"source","line","valid":false,"error":{...}}
+  --minimal   check against the minimal profile (S11) instead of the full envelope
+  -h, --help  show this help
+
+Exit codes:
+  0  every envelope is valid (warnings allowed)
+  1  at least one envelope breaks the contract
+  2  usage error, unreadable input, input that is not JSON, or no envelope at all
+
+Examples:
+  trc validate examples/order-lookup.json
+  cat results.jsonl | trc validate --json
+  trc validate --minimal legacy-tool-output.json`;
+
+/** One envelope's report, as `--json` prints it. */
+interface EnvelopeReport {
+  source: string;
+  line: number | null;
+  valid: boolean;
+  findings?: readonly Finding[];
+  error?: { code: 'NOT_JSON'; message: string; line: number; column: number };
+}
+
+class Reporter {
+  envelopes = 0;
+  invalid = 0;
+  notJson = 0;
+  constructor(
+    private readonly io: CliIO,
+    private readonly json: boolean,
+  ) {}
+
+  /** Print one report; waits for a slow reader so a long stream never piles up in memory. */
+  async emit(report: EnvelopeReport): Promise<void> {
+    this.envelopes++;
+    if (report.error !== undefined) this.notJson++;
+    else if (!report.valid) this.invalid++;
+    await write(this.io.stdout, this.format(report));
+  }
+
+  private format(report: EnvelopeReport): string {
+    if (this.json) return JSON.stringify(report);
+    const where = report.line === null ? report.source : `${report.source}:${report.line}`;
+    if (report.error !== undefined) {
+      return `${report.source}:${report.error.line}:${report.error.column}  not JSON: ${report.error.message}`;
+    }
+    const out: string[] = report.valid ? [`${where}  OK`] : [];
+    for (const f of report.findings ?? []) {
+      const pointer = f.pointer === '' ? '""' : f.pointer;
+      out.push(`${where}  ${f.severity}  ${f.rule}  ${pointer}  ${f.message}`);
+    }
+    return out.join('\n');
+  }
+
+  summary(): void {
+    if (this.json || this.envelopes <= 1) return;
+    const valid = this.envelopes - this.invalid - this.notJson;
+    const parts = [`${valid} valid`, `${this.invalid} invalid`];
+    if (this.notJson > 0) parts.push(`${this.notJson} not JSON`);
+    println(this.io.stderr, `${this.envelopes} envelopes: ${parts.join(', ')}`);
+  }
+
+  exitCode(): number {
+    if (this.notJson > 0) return 2;
+    return this.invalid > 0 ? 1 : 0;
+  }
+}
+
+async function write(stream: Writable, text: string): Promise<void> {
+  if (!stream.write(text + '\n')) await once(stream, 'drain');
+}
+
+function check(value: unknown, source: string, line: number | null, profile: Profile): EnvelopeReport {
+  const result = validate(value, { profile });
+  return { source, line, valid: result.valid, findings: result.findings };
+}
+
+function notJson(source: string, line: number | null, text: string, lineOffset: number): EnvelopeReport {
+  const parsed = parseJson(text);
+  const at = parsed.ok ? { message: 'not JSON', line: 1, column: 1 } : parsed;
+  return {
+    source,
+    line,
+    valid: false,
+    error: { code: 'NOT_JSON', message: at.message, line: at.line + lineOffset, column: at.column },
+  };
+}
+
+/**
+ * Read `input` line by line. The first non-blank line decides the format: if it parses on its
+ * own, the input is JSONL (two JSON values cannot form one document) and is streamed; if not,
+ * the input is one multi-line document and must be read whole.
+ */
+async function run(input: Readable, source: string, profile: Profile, reporter: Reporter): Promise<void> {
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let lineNo = 0;
+  let mode: 'detect' | 'jsonl' | 'document' = 'detect';
+  const held: string[] = [];
+  // The first JSONL report waits for a second line: a one-line file is a plain document.
+  let first: EnvelopeReport | undefined;
+  for await (let line of lines) {
+    lineNo++;
+    if (lineNo === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+    if (mode === 'document') {
+      held.push(line);
+      continue;
+    }
+    if (line.trim() === '') {
+      if (mode === 'detect') held.push(line);
+      continue;
+    }
+    if (mode === 'detect') {
+      const parsed = parseJson(line);
+      if (!parsed.ok) {
+        mode = 'document';
+        held.push(line);
+        continue;
+      }
+      mode = 'jsonl';
+      held.length = 0;
+      first = check(parsed.value, source, lineNo, profile);
+      continue;
+    }
+    if (first !== undefined) {
+      await reporter.emit(first);
+      first = undefined;
+    }
+    await reporter.emit(jsonlLine(line, lineNo, source, profile));
+  }
+  if (first !== undefined) await reporter.emit({ ...first, line: null });
+  if (mode === 'jsonl') return;
+  if (mode === 'detect') throw new InputError(`${source}: no envelope in the input (it is empty)`);
+  const text = held.join('\n');
+  const parsed = parseJson(text);
+  if (parsed.ok) {
+    await reporter.emit(check(parsed.value, source, null, profile));
+  } else if (looksLikeJsonl(held)) {
+    // JSONL whose first line is broken: report line by line rather than one document error.
+    for (const [i, l] of held.entries()) {
+      if (l.trim() !== '') await reporter.emit(jsonlLine(l, i + 1, source, profile));
+    }
+  } else {
+    await reporter.emit(notJson(source, null, text, 0));
+  }
+}
+
+function jsonlLine(line: string, lineNo: number, source: string, profile: Profile): EnvelopeReport {
+  const parsed = parseJson(line);
+  return parsed.ok ? check(parsed.value, source, lineNo, profile) : notJson(source, lineNo, line, lineNo - 1);
+}
+
+/** Most non-blank lines (and at least two) are JSON objects on their own. */
+function looksLikeJsonl(lines: readonly string[]): boolean {
+  let objects = 0;
+  let nonBlank = 0;
+  for (const l of lines) {
+    const t = l.trim();
+    if (t === '') continue;
+    nonBlank++;
+    if (t.startsWith('{') && t.endsWith('}') && parseJson(t).ok) objects++;
+  }
+  return objects >= 2 && objects * 2 > nonBlank;
+}
+
+/** Input that cannot be read: exit code 2 with a message, not a stack trace. */
+class InputError extends Error {}
+
+async function openInput(file: string, io: CliIO): Promise<{ stream: Readable; source: string; close: () => Promise<void> }> {
+  if (file === '-') return { stream: io.stdin, source: '<stdin>', close: async () => undefined };
+  try {
+    const handle = await open(file, 'r');
+    const stat = await handle.stat();
+    if (stat.isDirectory()) {
+      await handle.close();
+      throw new InputError(`cannot read ${file}: it is a directory`);
+    }
+    return { stream: handle.createReadStream({ encoding: 'utf8' }), source: file, close: () => handle.close().catch(() => undefined) };
+  } catch (cause) {
+    if (cause instanceof InputError) throw cause;
+    const code = (cause as NodeJS.ErrnoException).code ?? '';
+    throw new InputError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (cause as Error).message}`);
+  }
+}
+
+/** `trc validate`. */
+export const command: Command = {
+  name: 'validate',
+  summary: 'check envelopes (a file or a JSONL stream) against the contract',
+  help: HELP,
+  async run(argv, io) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: [...argv],
+        options: { json: { type: 'boolean', default: false }, minimal: { type: 'boolean', default: false } },
+        allowPositionals: true,
+        strict: true,
+      });
+    } catch (cause) {
+      throw new UsageError((cause as Error).message);
+    }
+    const { values, positionals } = parsed;
+    if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}`);
+    const profile: Profile = values.minimal ? 'minimal' : 'full';
+    const reporter = new Reporter(io, values.json);
+    let input;
+    try {
+      input = await openInput(positionals[0] ?? '-', io);
+    } catch (cause) {
+      println(io.stderr, `trc validate: ${(cause as Error).message}`);
+      return 2;
+    }
+    try {
+      await run(input.stream, input.source, profile, reporter);
+    } catch (cause) {
+      const message = cause instanceof InputError ? cause.message : `cannot read ${input.source}: ${(cause as Error).message}`;
+      println(io.stderr, `trc validate: ${message}`);
+      return 2;
+    } finally {
+      await input.close();
+    }
+    reporter.summary();
+    return reporter.exitCode();
+  },
+};

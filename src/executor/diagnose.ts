@@ -1,0 +1,108 @@
+/**
+ * `diagnose` (D1): walk the four layers of one recorded call — the call, the execution, the
+ * contract, the model's reading — and name the first that failed, from the store alone.
+ */
+import { validate, type Envelope } from '../contract/index.js';
+import type { AuditRecord, Store } from '../store/types.js';
+import type { CallAuditDetail } from './audit.js';
+
+/** The four layers of SPEC D1. */
+export type Layer = 'call' | 'execution' | 'contract' | 'model';
+
+/** Verdict on one layer. `unresolved`: the outcome is not known yet (a write awaiting reconciliation). */
+export interface LayerVerdict {
+  readonly layer: Layer;
+  readonly verdict: 'ok' | 'failed' | 'unresolved' | 'at_risk' | 'not_checked';
+  readonly findings: readonly string[];
+}
+
+/** What `diagnose` found. */
+export interface Diagnosis {
+  readonly call_id: string;
+  readonly tool: string;
+  readonly status: string;
+  /** The first layer whose verdict is `failed` or `unresolved`; null when none is. */
+  readonly failed_layer: Layer | null;
+  readonly layers: readonly LayerVerdict[];
+  /** Later reconciliation records of this call, oldest first. */
+  readonly reconciliations: readonly { readonly call_id: string; readonly status: string }[];
+}
+
+type Detail = Partial<CallAuditDetail> & { envelope?: Envelope };
+
+/**
+ * Diagnose one recorded call. Returns null when no audit record has this id.
+ * @example
+ * const d = await diagnose('call_7', store);
+ * if (d?.failed_layer) console.log(`failed at the ${d.failed_layer} layer`, d.layers);
+ */
+export async function diagnose(callId: string, store: Store): Promise<Diagnosis | null> {
+  const record = await store.getAudit(callId);
+  if (record === null) return null;
+  const detail = (typeof record.detail === 'object' && record.detail !== null ? record.detail : {}) as Detail;
+  const related = (await store.listAudit({ tool: record.tool })).filter((r) => r.callId.startsWith(`${callId}#reconcile-`)).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  const layers: LayerVerdict[] = detail.kind === 'trc.executor.call.v1'
+    ? [callLayer(detail), await executionLayer(detail, record, related, store), contractLayer(detail), modelLayer(detail)]
+    : (['call', 'execution', 'contract', 'model'] as const).map((layer) => ({ layer, verdict: 'not_checked' as const, findings: ['this record was not written by the executor'] }));
+  const first = layers.find((l) => l.verdict === 'failed' || l.verdict === 'unresolved');
+  return {
+    call_id: record.callId,
+    tool: record.tool,
+    status: record.status,
+    failed_layer: first?.layer ?? null,
+    layers,
+    reconciliations: related.map((r) => ({ call_id: r.callId, status: r.status })),
+  };
+}
+
+function callLayer(d: Detail): LayerVerdict {
+  const c = d.call;
+  if (c === undefined) return { layer: 'call', verdict: 'not_checked', findings: [] };
+  const notes = d.notes?.call ?? [];
+  if (!c.tool_known) return { layer: 'call', verdict: 'failed', findings: ['the model called a tool that is not registered', ...notes] };
+  if (c.args_valid === false) return { layer: 'call', verdict: 'failed', findings: c.args_findings.map((f) => `argument ${f.pointer || '(root)'} ${f.message}`) };
+  if (c.authorization === 'deny') return { layer: 'call', verdict: 'failed', findings: [`authorization denied: ${c.authorization_reason ?? ''}`] };
+  if (c.authorization === 'confirm') return { layer: 'call', verdict: 'failed', findings: [`held for human confirmation: ${c.authorization_reason ?? ''}`] };
+  return { layer: 'call', verdict: 'ok', findings: ['tool registered, arguments valid, authorized', ...notes] };
+}
+
+async function executionLayer(d: Detail, record: AuditRecord, related: readonly AuditRecord[], store: Store): Promise<LayerVerdict> {
+  const e = d.execution;
+  if (e === undefined || e.outcome === 'not_run') return { layer: 'execution', verdict: 'not_checked', findings: ['the tool did not run'] };
+  const findings = [
+    `outcome: ${e.outcome} after ${e.attempts} attempt(s)${e.timings_ms.length > 0 ? ` (${e.timings_ms.map((t) => `${Math.round(t)} ms`).join(', ')})` : ''}`,
+    ...(e.idempotency_key === null ? [] : [`idempotency key ${e.idempotency_key}, side effect: ${e.effect_position.replace(/_/g, ' ')}`]),
+    ...(e.classification === null ? [] : [`classified ${e.classification.category}/${e.classification.code}${e.classification.kind ? ` (${e.classification.kind})` : ''}`]),
+    ...(d.notes?.execution ?? []),
+  ];
+  if (e.idempotency_key !== null) {
+    const entry = await store.ledgerGet(e.idempotency_key);
+    if (entry !== null) findings.push(`ledger now: ${entry.state} after ${entry.attempts} attempt(s)`);
+  }
+  const confirmedLater = related.some((r) => r.status === 'succeeded');
+  if (record.status === 'unknown') {
+    if (confirmedLater) return { layer: 'execution', verdict: 'ok', findings: [...findings, 'a later reconciliation confirmed the write'] };
+    return { layer: 'execution', verdict: 'unresolved', findings: [...findings, 'executed or not is unknown: reconcile by idempotency key before any retry'] };
+  }
+  if (record.status === 'failed' && e.classification !== null && e.classification.category !== 'contract') return { layer: 'execution', verdict: 'failed', findings };
+  return { layer: 'execution', verdict: 'ok', findings };
+}
+
+function contractLayer(d: Detail): LayerVerdict {
+  const c = d.contract;
+  if (c === undefined) return { layer: 'contract', verdict: 'not_checked', findings: [] };
+  const findings = [...c.findings.map((f) => `${f.severity} ${f.rule} at ${f.pointer || '(root)'}`), ...(d.notes?.contract ?? [])];
+  if (c.replaced) return { layer: 'contract', verdict: 'failed', findings: ['the envelope contradicted the contract and was replaced by an error', ...findings] };
+  if (d.execution?.classification?.category === 'contract') return { layer: 'contract', verdict: 'failed', findings: [`the tool's output broke its contract: ${d.execution.classification.code}`, ...findings] };
+  if (d.envelope !== undefined) {
+    const v = validate(d.envelope);
+    if (!v.valid) return { layer: 'contract', verdict: 'failed', findings: ['the recorded envelope does not validate', ...v.findings.map((f) => `${f.rule} at ${f.pointer}`)] };
+  }
+  return { layer: 'contract', verdict: 'ok', findings: [`status ${c.status}, completeness ${c.completeness ?? 'none'}`, ...findings] };
+}
+
+function modelLayer(d: Detail): LayerVerdict {
+  const hazards = d.model?.hazards ?? [];
+  if (hazards.length === 0) return { layer: 'model', verdict: 'not_checked', findings: ['nothing in this result invites a misreading; check the answer itself with `trc cite`'] };
+  return { layer: 'model', verdict: 'at_risk', findings: hazards.map((h) => `watch for: ${h.replace(/_/g, ' ')}`) };
+}

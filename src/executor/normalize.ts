@@ -1,0 +1,91 @@
+/**
+ * Normalize a tool's return value into an envelope with the contract builders (S1–S9). Pure:
+ * the executor supplies the clock and the key.
+ */
+import { failed, partial, succeeded, type CallInput, type Envelope, type ErrorInfo, type SideEffectInput } from '../contract/index.js';
+import { statePatch, withMemoryDecision, type MemoryPolicy } from '../effects/index.js';
+import type { ToolDefinition } from './define-tool.js';
+import type { ToolOutput } from './types.js';
+
+/** Why a return value could not be normalized. */
+export interface NormalizeProblem {
+  readonly code: 'TOOL_OUTPUT_INVALID' | 'WRITE_WITHOUT_EXTERNAL_ID';
+  readonly message: string;
+}
+
+/** Input of {@link normalizeOutput}. */
+export interface NormalizeInput {
+  readonly tool: ToolDefinition<never, unknown>;
+  readonly call: CallInput;
+  readonly value: unknown;
+  readonly retrievedAt: string;
+  readonly idempotencyKey: string | null;
+  readonly memoryPolicy?: MemoryPolicy | undefined;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Turn a {@link ToolOutput} into a `succeeded` or `partial` envelope, or report why it cannot.
+ * @example normalizeOutput({ tool, call: { tool_name: 'order_get', call_id: 'c1' }, value: { data: { id: 1 } }, retrievedAt, idempotencyKey: null })
+ */
+export function normalizeOutput(input: NormalizeInput): { ok: true; envelope: Envelope; output: ToolOutput } | { ok: false; problem: NormalizeProblem } {
+  const { tool, value } = input;
+  if (!isObject(value) || !('data' in value)) {
+    return { ok: false, problem: { code: 'TOOL_OUTPUT_INVALID', message: `tool "${tool.name}" must return { data, … }; got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}` } };
+  }
+  const output = value as unknown as ToolOutput;
+  if (output.data === null || output.data === undefined) {
+    return { ok: false, problem: { code: 'TOOL_OUTPUT_INVALID', message: `tool "${tool.name}" returned no facts (data is ${String(output.data)}); throw a ToolFailure (e.g. not_found) instead` } };
+  }
+  let side_effect: SideEffectInput | undefined;
+  if (tool.effect === 'write') {
+    if (typeof output.external_id !== 'string' || output.external_id === '') {
+      return { ok: false, problem: { code: 'WRITE_WITHOUT_EXTERNAL_ID', message: `write tool "${tool.name}" returned without an external_id, so whether its write happened is not confirmed` } };
+    }
+    side_effect = { occurred: true, operation: tool.operation ?? tool.name, external_id: output.external_id, idempotency_key: input.idempotencyKey, committed_at: output.committed_at ?? null };
+  }
+  const data = output.data as NonNullable<unknown>;
+  const provenance = { source_type: tool.source.type, source_id: output.source_id ?? tool.source.id, retrieved_at: input.retrievedAt, observed_at: output.observed_at ?? null };
+  const common = {
+    call: input.call,
+    data,
+    provenance,
+    ...(side_effect === undefined ? {} : { side_effect }),
+    ...(output.evidence === undefined ? {} : { evidence: output.evidence }),
+    ...(output.warnings === undefined ? {} : { warnings: output.warnings }),
+  };
+  const c = output.completeness ?? defaultCompleteness(data);
+  const state = c.state;
+  const incomplete = state === 'truncated' || state === 'partial';
+  let envelope: Envelope = incomplete
+    ? partial({ ...common, completeness: { ...c, state } })
+    : // A `complete` with a cursor or fewer items than available is caught by validate() and replaced.
+      succeeded({ ...common, completeness: c as never, ...(output.conflicts === undefined ? {} : { conflicts: output.conflicts }) });
+  if (incomplete && output.conflicts !== undefined) envelope = { ...envelope, conflicts: output.conflicts };
+  if (output.state !== undefined) {
+    envelope.state_patch = statePatch({
+      key: output.state.key,
+      value: data,
+      baseVersion: output.state.baseVersion,
+      source: { call_id: input.call.call_id, tool_name: tool.name, retrieved_at: input.retrievedAt, ...(output.evidence === undefined ? {} : { evidence_ids: output.evidence.map((e) => e.evidence_id) }) },
+    });
+  }
+  if (output.memory !== undefined) {
+    envelope.memory_candidate = withMemoryDecision(output.memory, { originSourceType: tool.source.type, ...(input.memoryPolicy === undefined ? {} : { policy: input.memoryPolicy }) });
+  }
+  return { ok: true, envelope, output };
+}
+
+function defaultCompleteness(data: unknown): NonNullable<ToolOutput['completeness']> {
+  if (Array.isArray(data)) return { state: 'complete', returned_items: data.length, available_items: data.length };
+  return { state: 'complete' };
+}
+
+/**
+ * A `failed` envelope for an error the executor (or the tool) classified.
+ * @example failedEnvelope({ tool_name: 'x', call_id: 'c1' }, error, { occurred: false, operation: 'read' })
+ */
+export function failedEnvelope(call: CallInput, error: ErrorInfo, side_effect?: SideEffectInput): Envelope {
+  return failed({ call, error, ...(side_effect === undefined ? {} : { side_effect }) });
+}

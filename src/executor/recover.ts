@@ -1,0 +1,99 @@
+/**
+ * Recovery (W2): ledger entries left `in_flight` by a crash, or `unknown` after a lost response,
+ * are looked up by key. Found ⇒ `succeeded` with the side effect; otherwise they stay `unknown`
+ * with a reconciliation block. Recovery never re-sends a write: it does not have the arguments,
+ * and a confirmed absence may still be followed by a late commit.
+ */
+import { digest, type Envelope } from '../contract/index.js';
+import { confirmedEnvelope, settleWrite, unknownEnvelope } from '../effects/index.js';
+import type { LedgerEntry, LedgerState, Store } from '../store/types.js';
+import { buildAuditRecord, newNotes } from './audit.js';
+import type { ToolDefinition } from './define-tool.js';
+import { lookupKey, reconcileContext } from './write-path.js';
+
+/** What recovery did with one ledger entry. */
+export interface ReconcileReport {
+  readonly key: string;
+  readonly tool: string;
+  readonly callId: string;
+  readonly before: LedgerState;
+  /** `confirmed_present` ⇒ settled `succeeded`; the others leave the entry `unknown`. */
+  readonly result: 'confirmed_present' | 'confirmed_absent' | 'unknowable' | 'tool_not_registered';
+  readonly after: LedgerState;
+  readonly external_id: string | null;
+  readonly envelope: Envelope | null;
+}
+
+/** Input of {@link reconcilePending}. */
+export interface RecoverInput {
+  readonly store: Store;
+  readonly tools: ReadonlyMap<string, ToolDefinition<never, unknown>>;
+  readonly now: () => number;
+  readonly states: readonly LedgerState[];
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Reconcile every ledger entry in the given states, one at a time, and audit each outcome under
+ * the id `<callId>#reconcile-<n>`.
+ * @example const reports = await reconcilePending({ store, tools, now: Date.now, states: ['in_flight'] });
+ */
+export async function reconcilePending(input: RecoverInput): Promise<ReconcileReport[]> {
+  const entries: LedgerEntry[] = [];
+  for (const state of input.states) entries.push(...(await input.store.ledgerList({ state })));
+  const reports: ReconcileReport[] = [];
+  for (const entry of entries) reports.push(await reconcileEntry(input, entry));
+  return reports;
+}
+
+async function reconcileEntry(input: RecoverInput, entry: LedgerEntry): Promise<ReconcileReport> {
+  const tool = input.tools.get(entry.tool);
+  const base = { key: entry.key, tool: entry.tool, callId: entry.callId, before: entry.state };
+  if (tool === undefined) return { ...base, result: 'tool_not_registered', after: entry.state, external_id: null, envelope: null };
+  const startedAt = iso(input.now());
+  const notes = newNotes();
+  const lookup = await lookupKey(tool, entry.key);
+  const ctx = reconcileContext(tool, { tool_name: tool.name, call_id: entry.callId, attempt: Math.max(1, entry.attempts) }, entry.key, iso(input.now()));
+  let envelope: Envelope;
+  let result: ReconcileReport['result'];
+  if (lookup.state === 'found') {
+    envelope = confirmedEnvelope(ctx, lookup);
+    result = 'confirmed_present';
+  } else {
+    result = lookup.state === 'absent' ? 'confirmed_absent' : 'unknowable';
+    const why = entry.state === 'in_flight' ? 'the executor stopped while this write was in flight' : 'an earlier attempt ended without a confirmed outcome';
+    envelope = unknownEnvelope(ctx, { category: 'transport_timeout', code: 'COMMIT_STATUS_UNKNOWN', message: `${why}; the lookup by idempotency key ${lookup.state === 'absent' ? 'found nothing yet' : 'could not tell'}`, details: { lookup } }, result);
+  }
+  const after: LedgerState = result === 'confirmed_present' ? 'succeeded' : 'unknown';
+  notes.execution.push(`recovery of ${entry.key} (was ${entry.state}): lookup ${lookup.state} → ${after}`);
+  await settleWrite(input.store, entry.key, { state: after, envelope, attempts: Math.max(1, entry.attempts), now: iso(input.now()) });
+  const n = (await input.store.listAudit({ tool: entry.tool })).filter((r) => r.callId.startsWith(`${entry.callId}#reconcile-`)).length;
+  await input.store.appendAudit(
+    buildAuditRecord({
+      callId: `${entry.callId}#reconcile-${n + 1}`,
+      tool: entry.tool,
+      principal: entry.principal,
+      argsDigest: entry.argsDigest,
+      startedAt,
+      finishedAt: iso(input.now()),
+      envelope,
+      detail: {
+        call: { tool_known: true, args_valid: null, args_findings: [], authorization: 'not_reached' },
+        execution: {
+          attempts: entry.attempts,
+          timings_ms: [],
+          outcome: 'reconciled',
+          classification: envelope.error ? { category: envelope.error.category, code: envelope.error.code, kind: envelope.error.kind ?? null } : null,
+          idempotency_key: entry.key,
+          ledger_state: after,
+          effect_position: result === 'confirmed_present' ? 'executed_response_lost' : 'unknown',
+          reconciliation_state: result,
+        },
+        contract: { valid: true, replaced: false, findings: [] },
+      },
+      notes,
+    }),
+  );
+  return { ...base, result, after, external_id: lookup.state === 'found' ? lookup.external_id : null, envelope: { ...envelope, result_digest: digest(envelope.data) } };
+}

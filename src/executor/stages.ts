@@ -1,0 +1,146 @@
+/**
+ * The pipeline's stages as small swappable adapters. Each takes an envelope and returns one;
+ * `createExecutor({ stages })` replaces any of them. Stages whose module has not landed yet are
+ * pass-through and say so in the audit notes, so a diagnosis never mistakes "not checked" for "ok".
+ */
+import { digest, failed, validate, type Envelope, type Finding } from '../contract/index.js';
+import type { Budget } from '../budget/index.js';
+import type { EvidencePolicy } from '../evidence/index.js';
+import type { ToolDefinition } from './define-tool.js';
+import { budgetStage, evidenceStage, modelFactsStage, trustStage } from './module-stages.js';
+import type { LayerNotes } from './audit.js';
+import type { Store } from '../store/types.js';
+import type { Principal, ToolCall } from './types.js';
+
+/** What every stage can read. */
+export interface StageContext {
+  /** Null when the call named no registered tool. */
+  readonly tool: ToolDefinition<never, unknown> | null;
+  readonly call: ToolCall;
+  readonly principal: Principal;
+  readonly notes: LayerNotes;
+  /** Where stages keep what leaves the envelope (the budget stage's raw results). */
+  readonly store: Store;
+}
+
+/** A stage over the envelope. */
+export type EnvelopeStage = (envelope: Envelope, ctx: StageContext) => Envelope | Promise<Envelope>;
+
+/** A policy decision (T4): allow, deny, or hold for human confirmation. */
+export type PolicyDecision =
+  | { readonly effect: 'allow' }
+  | { readonly effect: 'deny'; readonly code: string; readonly reason: string }
+  | { readonly effect: 'confirm'; readonly code: string; readonly reason: string };
+
+/** Decide whether a call may run. Nothing inside a tool result reaches this function. */
+export type Policy = (request: { tool: ToolDefinition<never, unknown>; args: unknown; principal: Principal; call: ToolCall }) => PolicyDecision | Promise<PolicyDecision>;
+
+/** The replaceable stages, in pipeline order after the tool ran. */
+export interface Stages {
+  readonly policy: Policy;
+  readonly trust: EnvelopeStage;
+  readonly budget: EnvelopeStage;
+  readonly evidence: EnvelopeStage;
+  readonly present: EnvelopeStage;
+}
+
+/**
+ * Default policy: allow every call of a registered tool, except that a `high`-risk tool needs
+ * the principal's confirmation of this call id (`principal.confirmed`). Replace it with the trust
+ * module's `authorize` (or your own) for subject, scope and input constraints.
+ */
+export const permissivePolicy: Policy = ({ tool, principal, call }) => {
+  if (tool.risk === 'high' && !(principal.confirmed ?? []).includes(call.call_id)) {
+    return { effect: 'confirm', code: 'CONFIRMATION_REQUIRED', reason: `"${tool.name}" is high-risk: the user must confirm call ${call.call_id} before it runs` };
+  }
+  return { effect: 'allow' };
+};
+
+/** A stage that changes nothing and records that its module was not installed. */
+export function passThrough(layer: keyof LayerNotes, name: string): EnvelopeStage {
+  return (envelope, ctx) => {
+    ctx.notes[layer].push(`${name} stage not installed: not checked`);
+    return envelope;
+  };
+}
+
+/**
+ * Default presentation: the model reads status, facts and bookkeeping as labelled JSON. External
+ * text stays out of it unless a trust stage isolated it into `untrusted_content` (T2).
+ */
+export const presentAsJson: EnvelopeStage = (envelope) => presentJson(envelope);
+
+function presentJson(envelope: Envelope): Envelope {
+  if (envelope.presentation !== undefined) return envelope;
+  const view: Record<string, unknown> = { call_id: envelope.call.call_id, status: envelope.status };
+  if (envelope.data !== null) view['data'] = envelope.data;
+  if (envelope.completeness !== undefined) view['completeness'] = envelope.completeness;
+  if (envelope.error) view['error'] = { code: envelope.error.code, message: envelope.error.message, retryable: envelope.error.retryable, action: envelope.error.action };
+  if (envelope.side_effect.operation !== 'read') view['side_effect'] = envelope.side_effect;
+  if (envelope.reconciliation) view['reconciliation'] = envelope.reconciliation;
+  if (envelope.warnings.length > 0) view['warnings'] = envelope.warnings;
+  return { ...envelope, presentation: { model_content: JSON.stringify(view), user_visible: true } };
+}
+
+/** The default stages: the trust, budget and evidence modules; the model text is built on demand. */
+export function defaultStages(options: { budget?: Budget; evidence?: EvidencePolicy } = {}): Stages {
+  return {
+    policy: permissivePolicy,
+    trust: trustStage(),
+    budget: budgetStage(options.budget),
+    evidence: evidenceStage(options.evidence),
+    present: modelFactsStage(),
+  };
+}
+
+/**
+ * Output-schema check (S12): `data` must match the tool's declared output schema.
+ * Returns findings with pointers rooted at the envelope (`/data/...`).
+ */
+export function checkOutputSchema(tool: ToolDefinition<never, unknown>, data: unknown): Finding[] {
+  const check = tool.validateOutput;
+  if (check === null || check(data)) return [];
+  return (check.errors ?? []).map((e) => ({ rule: 'SCHEMA' as const, pointer: '/data' + e.instancePath, message: `output ${e.message ?? 'does not match the schema'}`, severity: 'error' as const }));
+}
+
+/**
+ * Last stage: refresh the digest, validate, and never emit a contradictory envelope — an invalid
+ * one is replaced by a `failed` internal-contract error that keeps the side effect it reported.
+ * With `digestIsFresh` (the data is the very object the builder digested and no stage could have
+ * mutated it) the builder's digest is kept instead of canonicalizing the data a second time.
+ */
+export function finalize(envelope: Envelope, notes: LayerNotes, digestIsFresh: boolean): { envelope: Envelope; findings: readonly Finding[]; replaced: boolean } {
+  const { result_digest: builderDigest, ...rest } = envelope;
+  let fresh: string | undefined = digestIsFresh ? builderDigest : undefined;
+  let findings: Finding[] = [];
+  if (fresh === undefined) {
+    try {
+      fresh = digest(rest.data);
+    } catch {
+      findings.push({ rule: 'S9.data-not-canonicalizable', pointer: '/data', message: 'data has no RFC 8785 canonical form', severity: 'error' });
+    }
+  }
+  // The digest was just computed from this data, so validate() need not recompute it.
+  const result = validate(rest);
+  findings = [...findings, ...result.findings];
+  if (result.valid && fresh !== undefined) return { envelope: { ...rest, result_digest: fresh }, findings, replaced: false };
+  notes.contract.push(`envelope replaced: ${findings.filter((f) => f.severity === 'error').map((f) => `${f.rule} at ${f.pointer || '(root)'}`).join('; ')}`);
+  const se = envelope.side_effect;
+  const keepEffect = se.occurred && typeof se.external_id === 'string'
+    ? { occurred: true as const, operation: se.operation, external_id: se.external_id, idempotency_key: se.idempotency_key ?? null, committed_at: se.committed_at ?? null }
+    : { occurred: false as const, operation: se.operation };
+  const replacement = failed({
+    call: envelope.call,
+    error: {
+      category: 'contract',
+      code: 'INTERNAL_CONTRACT_VIOLATION',
+      message: 'the tool result would have contradicted the contract, so it was withheld',
+      retryable: false,
+      action: 'explain_to_user',
+      kind: 'execution',
+      details: { findings: findings.filter((f) => f.severity === 'error').map((f) => ({ rule: f.rule, pointer: f.pointer, message: f.message })) },
+    },
+    side_effect: keepEffect,
+  });
+  return { envelope: presentJson(replacement), findings, replaced: true };
+}

@@ -1,0 +1,79 @@
+/**
+ * Faithful forwarding of one request to an upstream: results pass through untouched (a loose
+ * schema keeps unknown fields), JSON-RPC errors keep their code, message and data, progress
+ * notifications are relayed under the client's own progress token.
+ */
+import { ResultSchema, McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { UpstreamConnection } from './upstream.js';
+
+/** The subset of the SDK's request-handler `extra` that forwarding uses. */
+export interface ForwardExtra {
+  readonly signal: AbortSignal;
+  sendNotification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
+}
+
+/** An error that the SDK server sends back as exactly this JSON-RPC error. */
+export class RelayedRpcError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'RelayedRpcError';
+    this.code = code;
+    this.data = data;
+  }
+}
+
+const PREFIX = /^MCP error -?\d+: /;
+
+/** Turn an SDK client error back into the JSON-RPC error the upstream sent. */
+export function relayError(error: unknown): unknown {
+  if (error instanceof McpError) return new RelayedRpcError(error.code, error.message.replace(PREFIX, ''), error.data);
+  return error;
+}
+
+/**
+ * Send `method` with `params` to the upstream and return its raw result.
+ * @example const page = await forwardRequest(up, 'tools/list', { cursor }, extra);
+ */
+export async function forwardRequest(
+  up: UpstreamConnection,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  extra: ForwardExtra,
+  options: { timeoutMs?: number } = {},
+): Promise<Record<string, unknown>> {
+  const { params: sent, onprogress } = withProgress(params, extra);
+  try {
+    const result = await up.client.request({ method, ...(sent === undefined ? {} : { params: sent }) }, ResultSchema, {
+      signal: extra.signal,
+      ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs, maxTotalTimeout: options.timeoutMs }),
+      ...(onprogress === undefined ? {} : { onprogress }),
+    });
+    return result as Record<string, unknown>;
+  } catch (error) {
+    throw relayError(error);
+  }
+}
+
+/**
+ * The SDK client mints its own progress token; relay its notifications to the client under
+ * the token the client chose.
+ */
+export function withProgress(
+  params: Record<string, unknown> | undefined,
+  extra: ForwardExtra,
+): { params: Record<string, unknown> | undefined; onprogress: ((p: Progress) => void) | undefined } {
+  const meta = params?.['_meta'] as Record<string, unknown> | undefined;
+  const token = meta?.['progressToken'];
+  if (params === undefined || meta === undefined || token === undefined) return { params, onprogress: undefined };
+  const { progressToken: _drop, ...restMeta } = meta;
+  const clean = { ...params, _meta: restMeta };
+  if (Object.keys(restMeta).length === 0) delete (clean as { _meta?: unknown })._meta;
+  return {
+    params: clean,
+    onprogress: (p: Progress) => {
+      void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => undefined);
+    },
+  };
+}

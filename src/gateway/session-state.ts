@@ -1,0 +1,58 @@
+/**
+ * What one client session of the gateway holds: its principal, its upstream connections and
+ * the name routes learned from listings. Shared by the session wiring and the tool-call path.
+ */
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Store } from '../store/index.js';
+import type { GatewayConfig, UpstreamConfig } from './config.js';
+import type { Route } from './routing.js';
+import type { UpstreamConnection, UpstreamHooks } from './upstream.js';
+
+/** Options shared by every session of one gateway. */
+export interface GatewayOptions {
+  /** Upstreams and policies (the CLI adds the `-- CMD ARGS` upstream to it). */
+  readonly config: GatewayConfig;
+  /** Where audit records, externalized results, handles and the ledger go. */
+  readonly store: Store;
+  /** Fixed principal for every session; default: a fresh `session:<uuid>` per session. */
+  readonly principal?: string;
+  /** Lines upstreams write to stderr, e.g. to show them on the gateway's own stderr. */
+  readonly onUpstreamStderr?: (upstream: string, line: string) => void;
+  /** Clock, for tests. */
+  readonly now?: () => Date;
+}
+
+/** Mutable state of one session. */
+export interface SessionState {
+  readonly options: GatewayOptions;
+  readonly principal: string;
+  readonly sessionId: string;
+  upstreams: UpstreamConnection[];
+  clientCapabilities: ClientCapabilities;
+  toolRoutes: Map<string, Route> | null;
+  promptRoutes: Map<string, Route> | null;
+  resourceOwners: Map<string, UpstreamConnection>;
+  /** Tool calls still running; the session waits for them (bounded) before it reports done. */
+  readonly inflight: Set<Promise<unknown>>;
+  /** Set once the client side closed; in-flight calls then report `client_disconnected`. */
+  clientClosed: boolean;
+  hooks: (config: UpstreamConfig) => UpstreamHooks;
+}
+
+/** The configured upstreams, in order. */
+export function upstreamConfigs(state: SessionState): readonly UpstreamConfig[] {
+  return state.options.config.upstreams ?? [];
+}
+
+/**
+ * Keep `work` off the response path but make the session wait for it before it reports done
+ * (audit records must reach the store before the store is closed).
+ */
+export function track(state: SessionState, work: Promise<unknown>): void {
+  const settled = work.then(
+    () => undefined,
+    () => undefined,
+  );
+  state.inflight.add(settled);
+  void settled.then(() => state.inflight.delete(settled));
+}

@@ -1,0 +1,62 @@
+/**
+ * The upstream side of a session: connecting every configured upstream with the client's
+ * capabilities, restarting one that died, and finding which upstream serves a tool.
+ */
+import type { ClientCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { namespaceItems } from './routing.js';
+import { upstreamConfigs, type SessionState } from './session-state.js';
+import { connectUpstream, type UpstreamConnection } from './upstream.js';
+
+/**
+ * Connect all upstreams of the session (in parallel); if one fails, close the others and throw.
+ * @example await connectAll(state, request.params.capabilities);
+ */
+export async function connectAll(state: SessionState, capabilities: ClientCapabilities): Promise<void> {
+  state.clientCapabilities = capabilities;
+  const settled = await Promise.allSettled(upstreamConfigs(state).map((c) => connectUpstream(c, capabilities, state.hooks(c))));
+  const ok = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const bad = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (bad !== undefined) {
+    await Promise.all(ok.map((u) => u.close()));
+    throw bad.reason;
+  }
+  state.upstreams = ok;
+}
+
+/**
+ * Replace a dead upstream connection by a fresh one (same config and client capabilities).
+ * @example const up = await reconnectUpstream(state, dead);
+ */
+export async function reconnectUpstream(state: SessionState, dead: UpstreamConnection): Promise<UpstreamConnection> {
+  await dead.close();
+  const fresh = await connectUpstream(dead.config, state.clientCapabilities, state.hooks(dead.config));
+  state.upstreams = state.upstreams.map((u) => (u === dead ? fresh : u));
+  state.toolRoutes = null;
+  state.promptRoutes = null;
+  return fresh;
+}
+
+/**
+ * Which upstream and upstream tool a client-visible tool name means, with the tool's
+ * definition when the upstream listed it. Null when no upstream offers the name (multi-upstream).
+ */
+export async function resolveTool(state: SessionState, name: string): Promise<{ upstream: UpstreamConnection; name: string; tool: Tool | undefined } | null> {
+  if (state.upstreams.length === 1) {
+    const only = state.upstreams[0] as UpstreamConnection;
+    const tools = await only.tools().catch(() => [] as Tool[]);
+    return { upstream: only, name, tool: tools.find((t) => t.name === name) };
+  }
+  if (state.toolRoutes === null || !state.toolRoutes.has(name)) await refreshToolRoutes(state);
+  const route = state.toolRoutes?.get(name);
+  if (route === undefined) return null;
+  const tools = await route.upstream.tools().catch(() => [] as Tool[]);
+  return { upstream: route.upstream, name: route.name, tool: tools.find((t) => t.name === route.name) };
+}
+
+/** All tools of all upstreams, named for the client; also refreshes the routes. */
+export async function refreshToolRoutes(state: SessionState): Promise<Tool[]> {
+  const lists = await Promise.all(state.upstreams.map(async (u) => [u, await u.tools().catch(() => [] as Tool[])] as const));
+  const { items, routes } = namespaceItems(lists);
+  state.toolRoutes = routes;
+  return items;
+}

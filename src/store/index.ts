@@ -1,0 +1,13 @@
+/**
+ * The Store interface and the in-memory store: `tool-result-contract/store`.
+ * Native backends live in `./store/sqlite` and `./store/postgres` so this entry has no native deps.
+ * Any new export added here becomes public API. Use named exports, not wildcards.
+ */
+export type {
+  Store, ResourceMeta, ResourceWriter, HandleRecord, LedgerState, LedgerEntry, LedgerBegin, AuditRecord, AuditFilter, StateEntry,
+} from './types.js';
+export { createMemoryStore } from './memory.js';
+export type { MemoryStoreOptions } from './memory.js';
+export { STORE_ERROR_CODES } from './errors.js';
+export type { StoreErrorCode } from './errors.js';
+export { DEFAULT_CHUNK_BYTES } from './chunker.js';

@@ -1,0 +1,194 @@
+import type {
+  AuditFilter, AuditRecord, HandleRecord, LedgerBegin, LedgerEntry, LedgerState, ResourceMeta, ResourceWriter, StateEntry, Store,
+} from './types.js';
+import { createChunkedWriter } from './chunked-writer.js';
+import { STORE_ERROR_CODES, storeError } from './errors.js';
+import { decodeJson, encodeJson } from './json-column.js';
+import { newResourceId } from './resource-id.js';
+import { checkLimit, timestampMs } from './timestamps.js';
+
+/** Options of {@link createMemoryStore}. */
+export interface MemoryStoreOptions {
+  /** Size of stored chunks in bytes (default 1 MiB). */
+  readonly chunkBytes?: number;
+}
+
+/** A JSON round trip, so the memory store returns exactly what a database would. */
+const roundTrip = <T>(value: T, pointer: string): T => decodeJson(encodeJson(value, pointer)) as T;
+
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * An in-memory {@link Store}: no persistence, no native dependencies. Behaves like the SQLite
+ * and PostgreSQL stores (same suite), including JSON round trips of stored values.
+ *
+ * @example
+ * const store = createMemoryStore();
+ * const w = await store.createResource({ principal: 'u1', tool: 'search', mimeType: 'application/json', expiresAt: null });
+ * await w.write(new TextEncoder().encode('[1,2,3]'));
+ * const meta = await w.commit();
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
+  const resources = new Map<string, { meta: ResourceMeta; chunks: Uint8Array[] }>();
+  const handles = new Map<string, string>();
+  const ledger = new Map<string, LedgerEntry>();
+  const audit = new Map<string, { record: string; startedMs: number }>();
+  const state = new Map<string, StateEntry>();
+  let closed = false;
+
+  const open = (): void => {
+    if (closed) throw storeError(STORE_ERROR_CODES.closed, 'store is closed');
+  };
+  const copyEntry = (entry: LedgerEntry): LedgerEntry => ({ ...entry, envelope: roundTrip(entry.envelope, '/envelope') });
+
+  return {
+    async createResource(input): Promise<ResourceWriter> {
+      open();
+      const id = newResourceId();
+      const createdAt = new Date().toISOString();
+      let chunks: Uint8Array[] = [];
+      return createChunkedWriter(id, {
+        writeChunk(_seq, data) {
+          open();
+          chunks.push(data);
+        },
+        commit(totals) {
+          open();
+          const meta: ResourceMeta = {
+            id, principal: input.principal, tool: input.tool, mimeType: input.mimeType,
+            bytes: totals.bytes, sha256: totals.sha256, createdAt, expiresAt: input.expiresAt,
+          };
+          resources.set(id, { meta, chunks });
+          return { ...meta };
+        },
+        discard() {
+          chunks = [];
+        },
+      }, options.chunkBytes);
+    },
+
+    async getResourceMeta(id) {
+      open();
+      const found = resources.get(id);
+      return found === undefined ? null : { ...found.meta };
+    },
+
+    async *readResource(id) {
+      open();
+      const found = resources.get(id);
+      if (found === undefined) throw storeError(STORE_ERROR_CODES.resourceNotFound, `no committed resource ${id}`, { id });
+      for (const chunk of found.chunks) {
+        open();
+        yield chunk.slice();
+      }
+    },
+
+    async putHandle(handle) {
+      open();
+      if (handles.has(handle.id)) throw storeError(STORE_ERROR_CODES.handleExists, 'handle id already exists');
+      timestampMs(handle.expiresAt, '/expiresAt');
+      handles.set(handle.id, encodeJson(handle, '/'));
+    },
+
+    async getHandle(id) {
+      open();
+      const text = handles.get(id);
+      return text === undefined ? null : (decodeJson(text) as HandleRecord);
+    },
+
+    async ledgerBegin(input): Promise<LedgerBegin> {
+      open();
+      const existing = ledger.get(input.key);
+      if (existing !== undefined) return { created: false, entry: copyEntry(existing) };
+      const entry: LedgerEntry = {
+        key: input.key, tool: input.tool, principal: input.principal, argsDigest: input.argsDigest,
+        state: 'in_flight', attempts: 0, callId: input.callId, createdAt: input.now, updatedAt: input.now, envelope: null,
+      };
+      ledger.set(input.key, entry);
+      return { created: true, entry: copyEntry(entry) };
+    },
+
+    async ledgerUpdate(key, patch) {
+      open();
+      const existing = ledger.get(key);
+      if (existing === undefined) return null;
+      const next: LedgerEntry = {
+        ...existing,
+        state: patch.state ?? existing.state,
+        attempts: patch.attempts ?? existing.attempts,
+        envelope: patch.envelope === undefined ? existing.envelope : roundTrip(patch.envelope, '/envelope'),
+        updatedAt: patch.now,
+      };
+      ledger.set(key, next);
+      return copyEntry(next);
+    },
+
+    async ledgerGet(key) {
+      open();
+      const entry = ledger.get(key);
+      return entry === undefined ? null : copyEntry(entry);
+    },
+
+    async ledgerList(filter: { state?: LedgerState } = {}) {
+      open();
+      return [...ledger.values()]
+        .filter((e) => filter.state === undefined || e.state === filter.state)
+        .sort((a, b) => byText(a.createdAt, b.createdAt) || byText(a.key, b.key))
+        .map(copyEntry);
+    },
+
+    async appendAudit(record) {
+      open();
+      const startedMs = timestampMs(record.startedAt, '/startedAt');
+      if (audit.has(record.callId)) {
+        throw storeError(STORE_ERROR_CODES.auditExists, `audit record for call ${record.callId} already exists`, { callId: record.callId });
+      }
+      audit.set(record.callId, { record: encodeJson(record, '/'), startedMs });
+    },
+
+    async getAudit(callId) {
+      open();
+      const found = audit.get(callId);
+      return found === undefined ? null : (decodeJson(found.record) as AuditRecord);
+    },
+
+    async listAudit(filter: AuditFilter = {}) {
+      open();
+      const limit = checkLimit(filter.limit);
+      const sinceMs = filter.since === undefined ? undefined : timestampMs(filter.since, '/since');
+      const rows = [...audit.values()]
+        .map((row) => ({ ...row, parsed: decodeJson(row.record) as AuditRecord }))
+        .filter((row) => (filter.tool === undefined || row.parsed.tool === filter.tool) && (sinceMs === undefined || row.startedMs >= sinceMs))
+        .sort((a, b) => a.startedMs - b.startedMs || byText(a.parsed.startedAt, b.parsed.startedAt) || byText(a.parsed.callId, b.parsed.callId))
+        .map((row) => row.parsed);
+      return limit === undefined ? rows : rows.slice(0, limit);
+    },
+
+    async getState(key) {
+      open();
+      const entry = state.get(key);
+      return entry === undefined ? null : roundTrip(entry, '/');
+    },
+
+    async putState(input) {
+      open();
+      const current = state.get(input.key) ?? null;
+      if ((current?.version ?? null) !== input.baseVersion) {
+        return { conflict: current === null ? null : roundTrip(current, '/') };
+      }
+      const next: StateEntry = {
+        key: input.key,
+        version: (current?.version ?? 0) + 1,
+        value: roundTrip(input.value, '/value'),
+        source: roundTrip(input.source, '/source'),
+        updatedAt: input.now,
+      };
+      state.set(input.key, next);
+      return roundTrip(next, '/');
+    },
+
+    async close() {
+      closed = true;
+    },
+  };
+}

@@ -1,0 +1,289 @@
+import pg from 'pg';
+import type { AuditFilter, AuditRecord, HandleRecord, LedgerEntry, LedgerState, ResourceMeta, StateEntry, Store } from '../types.js';
+import { asStoreError, guardStore } from '../backend-guard.js';
+import { createChunkedWriter } from '../chunked-writer.js';
+import { STORE_ERROR_CODES, storeError } from '../errors.js';
+import { decodeJson, encodeJson } from '../json-column.js';
+import { newResourceId } from '../resource-id.js';
+import { checkLimit, timestampMs } from '../timestamps.js';
+import { migratePostgres } from './migrations.js';
+
+/** Options of {@link openPostgresStore}: give a connection string, or your own pool. */
+export type PostgresStoreOptions = (
+  | { readonly connectionString: string; readonly pool?: undefined; readonly max?: number }
+  | { readonly pool: pg.Pool; readonly connectionString?: undefined }
+) & {
+  /** Schema holding the store's tables, created if missing (default `trc`). */
+  readonly schema?: string;
+  /** Size of stored chunks in bytes (default 1 MiB). */
+  readonly chunkBytes?: number;
+};
+
+interface LedgerRow {
+  key: string; tool: string; principal: string; args_digest: string; state: LedgerState; attempts: number;
+  call_id: string; created_at: string; updated_at: string; envelope: string;
+}
+interface ResourceRow {
+  id: string; principal: string; tool: string; mime_type: string; bytes: string; sha256: string;
+  chunks: number; created_at: string; expires_at: string | null;
+}
+interface StateRow { key: string; version: number; value: string; source: string; updated_at: string }
+
+const toEntry = (r: LedgerRow): LedgerEntry => ({
+  key: r.key, tool: r.tool, principal: r.principal, argsDigest: r.args_digest, state: r.state, attempts: r.attempts,
+  callId: r.call_id, createdAt: r.created_at, updatedAt: r.updated_at, envelope: decodeJson(r.envelope),
+});
+const toMeta = (r: ResourceRow): ResourceMeta => ({
+  id: r.id, principal: r.principal, tool: r.tool, mimeType: r.mime_type, bytes: Number(r.bytes), sha256: r.sha256,
+  createdAt: r.created_at, expiresAt: r.expires_at,
+});
+const toState = (r: StateRow): StateEntry => ({
+  key: r.key, version: r.version, value: decodeJson(r.value), source: decodeJson(r.source), updatedAt: r.updated_at,
+});
+
+const SCHEMA_NAME = /^[a-z_]\w{0,62}$/i;
+
+/**
+ * Open (creating and migrating if needed) a PostgreSQL {@link Store} with `pg`. A pool you pass
+ * stays yours (`close()` does not end it); one made from `connectionString` is ended on close.
+ *
+ * @example
+ * import { openPostgresStore } from 'tool-result-contract/store/postgres';
+ * const store = await openPostgresStore({ connectionString: process.env.DATABASE_URL ?? '', schema: 'trc' });
+ * await store.close();
+ */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+  const schema = options.schema ?? 'trc';
+  if (!SCHEMA_NAME.test(schema)) {
+    throw storeError(STORE_ERROR_CODES.badOptions, `schema must be a plain SQL identifier (letters, digits, _), got ${JSON.stringify(schema)}`, { pointer: '/schema' });
+  }
+  let pool: pg.Pool;
+  let ownsPool: boolean;
+  if (options.pool !== undefined) {
+    pool = options.pool;
+    ownsPool = false;
+  } else if (typeof options.connectionString === 'string' && options.connectionString !== '') {
+    // A bounded wait for a connection: writers pin connections, and a caller must not hang forever.
+    pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10, connectionTimeoutMillis: 30_000 });
+    ownsPool = true;
+  } else {
+    throw storeError(STORE_ERROR_CODES.badOptions, 'openPostgresStore needs `connectionString` or `pool`', { pointer: '/connectionString' });
+  }
+  // An idle client's network error must not crash the process; queries report their own errors.
+  if (ownsPool) pool.on('error', () => undefined);
+  const quoted = `"${schema}"`;
+  try {
+    const client = await pool.connect();
+    try {
+      await migratePostgres(client, schema, quoted);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    if (ownsPool) await pool.end().catch(() => undefined);
+    throw asStoreError(error, `opening PostgreSQL store (schema ${schema})`);
+  }
+  return guardStore(postgresStore(pool, ownsPool, quoted, options.chunkBytes));
+}
+
+function postgresStore(pool: pg.Pool, ownsPool: boolean, s: string, chunkBytes: number | undefined): Store {
+  let closed = false;
+  // Writers hold a pooled connection; close() rolls them back so pool.end() cannot wait forever.
+  const openWriters = new Set<() => Promise<void>>();
+  const open = (): void => {
+    if (closed) throw storeError(STORE_ERROR_CODES.closed, 'store is closed');
+  };
+  const query = async <R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> => {
+    open();
+    return (await pool.query<R>(sql, params)).rows;
+  };
+  const getState = async (key: string): Promise<StateEntry | null> => {
+    const rows = await query<StateRow>(`SELECT * FROM ${s}.state WHERE key = $1`, [key]);
+    return rows[0] === undefined ? null : toState(rows[0]);
+  };
+
+  return {
+    async createResource(input) {
+      open();
+      const id = newResourceId();
+      // The writer owns one connection and one transaction: chunks are invisible until COMMIT,
+      // and a crash (or a dropped connection) rolls everything back without any cleanup pass.
+      const client = await pool.connect();
+      // A checked-out client has no pool error listener: without ours, a connection dropped
+      // between writes would be an uncaught exception. The next query reports the failure.
+      const onClientError = (): void => undefined;
+      client.on('error', onClientError);
+      let released = false;
+      const release = (error?: Error): void => {
+        if (released) return;
+        released = true;
+        openWriters.delete(rollback);
+        client.off('error', onClientError);
+        client.release(error);
+      };
+      const rollback = async (): Promise<void> => {
+        if (released) return;
+        try {
+          await client.query('ROLLBACK');
+          release();
+        } catch (error) {
+          // A connection that cannot roll back is destroyed; the server discards the transaction.
+          release(error instanceof Error ? error : new Error(String(error)));
+        }
+      };
+      openWriters.add(rollback);
+      try {
+        await client.query('BEGIN');
+        await client.query(
+          `INSERT INTO ${s}.resources (id, principal, tool, mime_type, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+          [id, input.principal, input.tool, input.mimeType, new Date().toISOString(), input.expiresAt],
+        );
+      } catch (error) {
+        await rollback();
+        throw error;
+      }
+      return createChunkedWriter(id, {
+        async writeChunk(seq, data) {
+          open();
+          await client.query(`INSERT INTO ${s}.resource_chunks (resource_id, seq, data) VALUES ($1, $2, $3)`, [id, seq, Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
+        },
+        async commit(totals) {
+          open();
+          const { rows } = await client.query<ResourceRow>(
+            `UPDATE ${s}.resources SET bytes = $1, sha256 = $2, chunks = $3 WHERE id = $4 RETURNING *`,
+            [totals.bytes, totals.sha256, totals.chunks, id],
+          );
+          await client.query('COMMIT');
+          release();
+          const row = rows[0];
+          if (row === undefined) throw storeError(STORE_ERROR_CODES.backend, `resource ${id} vanished before commit`, { id });
+          return toMeta(row);
+        },
+        discard: rollback,
+      }, chunkBytes);
+    },
+
+    async getResourceMeta(id) {
+      const rows = await query<ResourceRow>(`SELECT * FROM ${s}.resources WHERE id = $1`, [id]);
+      return rows[0] === undefined ? null : toMeta(rows[0]);
+    },
+
+    async *readResource(id) {
+      const rows = await query<ResourceRow>(`SELECT * FROM ${s}.resources WHERE id = $1`, [id]);
+      const row = rows[0];
+      if (row === undefined) throw storeError(STORE_ERROR_CODES.resourceNotFound, `no committed resource ${id}`, { id });
+      for (let seq = 0; seq < row.chunks; seq += 1) {
+        const chunk = await query<{ data: Buffer }>(`SELECT data FROM ${s}.resource_chunks WHERE resource_id = $1 AND seq = $2`, [id, seq]);
+        const data = chunk[0]?.data;
+        if (data === undefined) throw storeError(STORE_ERROR_CODES.backend, `resource ${id} is missing chunk ${seq}`, { id, seq });
+        yield data;
+      }
+    },
+
+    async putHandle(handle) {
+      const expiresMs = timestampMs(handle.expiresAt, '/expiresAt');
+      const rows = await query(`INSERT INTO ${s}.handles (id, record, expires_ms) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING RETURNING id`,
+        [handle.id, encodeJson(handle, '/'), expiresMs]);
+      if (rows.length === 0) throw storeError(STORE_ERROR_CODES.handleExists, 'handle id already exists');
+    },
+
+    async getHandle(id) {
+      const rows = await query<{ record: string }>(`SELECT record FROM ${s}.handles WHERE id = $1`, [id]);
+      return rows[0] === undefined ? null : (decodeJson(rows[0].record) as HandleRecord);
+    },
+
+    async ledgerBegin(input) {
+      // ON CONFLICT DO NOTHING waits for a concurrent inserter of the same key, so exactly one wins.
+      const inserted = await query<LedgerRow>(
+        `INSERT INTO ${s}.ledger (key, tool, principal, args_digest, state, attempts, call_id, created_at, updated_at, envelope)
+         VALUES ($1, $2, $3, $4, 'in_flight', 0, $5, $6, $6, 'null') ON CONFLICT (key) DO NOTHING RETURNING *`,
+        [input.key, input.tool, input.principal, input.argsDigest, input.callId, input.now],
+      );
+      if (inserted[0] !== undefined) return { created: true, entry: toEntry(inserted[0]) };
+      const existing = await query<LedgerRow>(`SELECT * FROM ${s}.ledger WHERE key = $1`, [input.key]);
+      if (existing[0] === undefined) throw storeError(STORE_ERROR_CODES.backend, `ledger key ${input.key} conflicted but cannot be read`, { key: input.key });
+      return { created: false, entry: toEntry(existing[0]) };
+    },
+
+    async ledgerUpdate(key, patch) {
+      const envelope = patch.envelope === undefined ? null : encodeJson(patch.envelope, '/envelope');
+      const rows = await query<LedgerRow>(
+        `UPDATE ${s}.ledger SET state = COALESCE($1, state), attempts = COALESCE($2, attempts), envelope = COALESCE($3, envelope), updated_at = $4
+         WHERE key = $5 RETURNING *`,
+        [patch.state ?? null, patch.attempts ?? null, envelope, patch.now, key],
+      );
+      return rows[0] === undefined ? null : toEntry(rows[0]);
+    },
+
+    async ledgerGet(key) {
+      const rows = await query<LedgerRow>(`SELECT * FROM ${s}.ledger WHERE key = $1`, [key]);
+      return rows[0] === undefined ? null : toEntry(rows[0]);
+    },
+
+    async ledgerList(filter: { state?: LedgerState } = {}) {
+      const order = 'ORDER BY created_at COLLATE "C", key COLLATE "C"';
+      const rows = filter.state === undefined
+        ? await query<LedgerRow>(`SELECT * FROM ${s}.ledger ${order}`)
+        : await query<LedgerRow>(`SELECT * FROM ${s}.ledger WHERE state = $1 ${order}`, [filter.state]);
+      return rows.map(toEntry);
+    },
+
+    async appendAudit(record) {
+      const startedMs = timestampMs(record.startedAt, '/startedAt');
+      const rows = await query(
+        `INSERT INTO ${s}.audit (call_id, tool, started_ms, started_at, record) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (call_id) DO NOTHING RETURNING call_id`,
+        [record.callId, record.tool, startedMs, record.startedAt, encodeJson(record, '/')],
+      );
+      if (rows.length === 0) throw storeError(STORE_ERROR_CODES.auditExists, `audit record for call ${record.callId} already exists`, { callId: record.callId });
+    },
+
+    async getAudit(callId) {
+      const rows = await query<{ record: string }>(`SELECT record FROM ${s}.audit WHERE call_id = $1`, [callId]);
+      return rows[0] === undefined ? null : (decodeJson(rows[0].record) as AuditRecord);
+    },
+
+    async listAudit(filter: AuditFilter = {}) {
+      const limit = checkLimit(filter.limit);
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (filter.tool !== undefined) {
+        params.push(filter.tool);
+        where.push(`tool = $${params.length}`);
+      }
+      if (filter.since !== undefined) {
+        params.push(timestampMs(filter.since, '/since'));
+        where.push(`started_ms >= $${params.length}`);
+      }
+      let sql = `SELECT record FROM ${s}.audit${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY started_ms, started_at COLLATE "C", call_id COLLATE "C"`;
+      if (limit !== undefined) {
+        params.push(limit);
+        sql += ` LIMIT $${params.length}`;
+      }
+      const rows = await query<{ record: string }>(sql, params);
+      return rows.map((r) => decodeJson(r.record) as AuditRecord);
+    },
+
+    getState,
+
+    async putState(input) {
+      const value = encodeJson(input.value, '/value');
+      const source = encodeJson(input.source, '/source');
+      // One statement decides: the version check and the write cannot be separated by another writer.
+      const rows = input.baseVersion === null
+        ? await query<StateRow>(`INSERT INTO ${s}.state (key, version, value, source, updated_at) VALUES ($1, 1, $2, $3, $4)
+            ON CONFLICT (key) DO NOTHING RETURNING *`, [input.key, value, source, input.now])
+        : await query<StateRow>(`UPDATE ${s}.state SET version = version + 1, value = $2, source = $3, updated_at = $4
+            WHERE key = $1 AND version = $5 RETURNING *`, [input.key, value, source, input.now, input.baseVersion]);
+      if (rows[0] !== undefined) return toState(rows[0]);
+      return { conflict: await getState(input.key) };
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...openWriters].map((rollback) => rollback()));
+      if (ownsPool) await pool.end();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import type { Database } from 'better-sqlite3';
+import { STORE_ERROR_CODES, storeError } from '../errors.js';
+
+/**
+ * Versioned schema of the SQLite store. Append new migrations; never edit a released one.
+ * Timestamps are kept as the caller's ISO text plus, where we order or filter, epoch ms.
+ */
+export const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE resources (
+        id TEXT PRIMARY KEY,
+        principal TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        mime_type TEXT NOT NULL,
+        bytes INTEGER NOT NULL DEFAULT 0,
+        sha256 TEXT,
+        chunks INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        expires_at TEXT,
+        committed INTEGER NOT NULL DEFAULT 0,
+        writer TEXT NOT NULL,
+        touched_ms INTEGER NOT NULL
+      );
+      CREATE INDEX resources_uncommitted ON resources (committed) WHERE committed = 0;
+      CREATE TABLE resource_chunks (
+        resource_id TEXT NOT NULL REFERENCES resources (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (resource_id, seq)
+      ) WITHOUT ROWID;
+      CREATE TABLE handles (
+        id TEXT PRIMARY KEY,
+        record TEXT NOT NULL,
+        expires_ms INTEGER NOT NULL
+      );
+      CREATE TABLE ledger (
+        key TEXT PRIMARY KEY,
+        tool TEXT NOT NULL,
+        principal TEXT NOT NULL,
+        args_digest TEXT NOT NULL,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        call_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        envelope TEXT NOT NULL
+      );
+      CREATE INDEX ledger_state ON ledger (state, created_at, key);
+      CREATE TABLE audit (
+        call_id TEXT PRIMARY KEY,
+        tool TEXT NOT NULL,
+        started_ms INTEGER NOT NULL,
+        started_at TEXT NOT NULL,
+        record TEXT NOT NULL
+      );
+      CREATE INDEX audit_started ON audit (started_ms, started_at, call_id);
+      CREATE INDEX audit_tool_started ON audit (tool, started_ms);
+      CREATE TABLE state (
+        key TEXT PRIMARY KEY,
+        version INTEGER NOT NULL,
+        value TEXT NOT NULL,
+        source TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+    `,
+  },
+];
+
+/** The schema version this code writes. */
+export const SQLITE_SCHEMA_VERSION = SQLITE_MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
+
+/**
+ * Bring the database to {@link SQLITE_SCHEMA_VERSION} in one IMMEDIATE transaction, so two
+ * processes opening a fresh file at once cannot both migrate. Refuses a newer schema.
+ */
+export function migrateSqlite(db: Database): number {
+  const run = db.transaction(() => {
+    db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+    const row = db.prepare('SELECT MAX(version) AS v FROM schema_version').get() as { v: number | null };
+    const current = row.v ?? 0;
+    if (current > SQLITE_SCHEMA_VERSION) {
+      throw storeError(STORE_ERROR_CODES.schemaTooNew, `database schema version ${current} is newer than this library supports (${SQLITE_SCHEMA_VERSION})`, { version: current });
+    }
+    const record = db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)');
+    for (const migration of SQLITE_MIGRATIONS) {
+      if (migration.version <= current) continue;
+      db.exec(migration.sql);
+      record.run(migration.version, new Date().toISOString());
+    }
+    return SQLITE_SCHEMA_VERSION;
+  });
+  return run.immediate();
+}

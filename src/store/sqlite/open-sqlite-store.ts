@@ -1,0 +1,290 @@
+import Database from 'better-sqlite3';
+import type { AuditFilter, AuditRecord, HandleRecord, LedgerEntry, LedgerState, ResourceMeta, StateEntry, Store } from '../types.js';
+import { asStoreError, guardStore } from '../backend-guard.js';
+import { createChunkedWriter } from '../chunked-writer.js';
+import { STORE_ERROR_CODES, storeError } from '../errors.js';
+import { decodeJson, encodeJson } from '../json-column.js';
+import { newResourceId } from '../resource-id.js';
+import { checkLimit, timestampMs } from '../timestamps.js';
+import { migrateSqlite } from './migrations.js';
+import { currentWriter, writerIsGone } from './writer-owner.js';
+
+/** Options of {@link openSqliteStore}. */
+export interface SqliteStoreOptions {
+  /** Database file, or `:memory:` for a private in-memory database. */
+  readonly path: string;
+  /** How long a statement waits for another process's lock before failing (default 5000 ms). */
+  readonly busyTimeoutMs?: number;
+  /**
+   * `FULL` (default) survives power loss after every commit — the ledger depends on it;
+   * `NORMAL` is faster and still survives a process crash.
+   */
+  readonly synchronous?: 'FULL' | 'NORMAL';
+  /** Size of stored chunks in bytes (default 1 MiB). */
+  readonly chunkBytes?: number;
+  /** Uncommitted resources untouched this long are removed on open even if their writer may live (default 1 h). */
+  readonly staleWriterMs?: number;
+}
+
+interface LedgerRow {
+  key: string; tool: string; principal: string; args_digest: string; state: LedgerState; attempts: number;
+  call_id: string; created_at: string; updated_at: string; envelope: string;
+}
+interface ResourceRow {
+  id: string; principal: string; tool: string; mime_type: string; bytes: number; sha256: string;
+  chunks: number; created_at: string; expires_at: string | null;
+}
+interface StateRow { key: string; version: number; value: string; source: string; updated_at: string }
+
+const toEntry = (r: LedgerRow): LedgerEntry => ({
+  key: r.key, tool: r.tool, principal: r.principal, argsDigest: r.args_digest, state: r.state, attempts: r.attempts,
+  callId: r.call_id, createdAt: r.created_at, updatedAt: r.updated_at, envelope: decodeJson(r.envelope),
+});
+const toMeta = (r: ResourceRow): ResourceMeta => ({
+  id: r.id, principal: r.principal, tool: r.tool, mimeType: r.mime_type, bytes: r.bytes, sha256: r.sha256,
+  createdAt: r.created_at, expiresAt: r.expires_at,
+});
+const toState = (r: StateRow): StateEntry => ({
+  key: r.key, version: r.version, value: decodeJson(r.value), source: decodeJson(r.source), updatedAt: r.updated_at,
+});
+
+/**
+ * Open (creating and migrating if needed) an SQLite {@link Store} with better-sqlite3.
+ * Files use WAL and a busy timeout, so several processes may share one file; uncommitted
+ * resources left by a crashed writer are removed on open.
+ *
+ * @example
+ * import { openSqliteStore } from 'tool-result-contract/store/sqlite';
+ * const store = await openSqliteStore({ path: './trc.db' });
+ * await store.close();
+ */
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
+  if (typeof options.path !== 'string' || options.path === '') {
+    throw storeError(STORE_ERROR_CODES.badOptions, 'openSqliteStore needs a non-empty `path` (use ":memory:" for a private database)', { pointer: '/path' });
+  }
+  const staleWriterMs = options.staleWriterMs ?? 60 * 60 * 1000;
+  let db: Database.Database;
+  try {
+    db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 5000 });
+  } catch (cause) {
+    throw storeError(STORE_ERROR_CODES.backend, `cannot open SQLite database ${options.path}`, { path: options.path }, cause);
+  }
+  try {
+    if (options.path !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
+    db.pragma('foreign_keys = ON');
+    migrateSqlite(db);
+    removeAbandonedResources(db, staleWriterMs);
+  } catch (cause) {
+    db.close();
+    throw asStoreError(cause, `opening SQLite database ${options.path}`);
+  }
+  return guardStore(sqliteStore(db, options.chunkBytes, options.synchronous !== 'NORMAL' && options.path !== ':memory:'));
+}
+
+function removeAbandonedResources(db: Database.Database, staleWriterMs: number): void {
+  const rows = db.prepare('SELECT id, writer, touched_ms FROM resources WHERE committed = 0').all() as { id: string; writer: string; touched_ms: number }[];
+  const now = Date.now();
+  const remove = db.prepare('DELETE FROM resources WHERE id = ? AND committed = 0');
+  for (const row of rows) {
+    if (writerIsGone(row.writer, row.touched_ms, now, staleWriterMs)) remove.run(row.id);
+  }
+}
+
+function sqliteStore(db: Database.Database, chunkBytes: number | undefined, fullSync: boolean): Store {
+  let closed = false;
+  // Uncommitted resources of this connection, removed on close (a live pid would otherwise keep them).
+  const openWriters = new Set<string>();
+  const open = (): void => {
+    if (closed) throw storeError(STORE_ERROR_CODES.closed, 'store is closed');
+  };
+  const q = {
+    insertResource: db.prepare(`INSERT INTO resources (id, principal, tool, mime_type, created_at, expires_at, writer, touched_ms)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+    insertChunk: db.prepare('INSERT INTO resource_chunks (resource_id, seq, data) VALUES (?, ?, ?)'),
+    touchResource: db.prepare('UPDATE resources SET touched_ms = ? WHERE id = ? AND committed = 0'),
+    commitResource: db.prepare(`UPDATE resources SET committed = 1, bytes = ?, sha256 = ?, chunks = ? WHERE id = ? AND committed = 0`),
+    discardResource: db.prepare('DELETE FROM resources WHERE id = ? AND committed = 0'),
+    getResource: db.prepare('SELECT * FROM resources WHERE id = ? AND committed = 1'),
+    getChunk: db.prepare('SELECT data FROM resource_chunks WHERE resource_id = ? AND seq = ?').pluck(),
+    insertHandle: db.prepare('INSERT INTO handles (id, record, expires_ms) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING'),
+    getHandle: db.prepare('SELECT record FROM handles WHERE id = ?').pluck(),
+    beginLedger: db.prepare(`INSERT INTO ledger (key, tool, principal, args_digest, state, attempts, call_id, created_at, updated_at, envelope)
+      VALUES (?, ?, ?, ?, 'in_flight', 0, ?, ?, ?, 'null') ON CONFLICT (key) DO NOTHING RETURNING *`),
+    getLedger: db.prepare('SELECT * FROM ledger WHERE key = ?'),
+    updateLedger: db.prepare(`UPDATE ledger SET state = COALESCE(?, state), attempts = COALESCE(?, attempts),
+      envelope = COALESCE(?, envelope), updated_at = ? WHERE key = ? RETURNING *`),
+    listLedger: db.prepare('SELECT * FROM ledger ORDER BY created_at, key'),
+    listLedgerByState: db.prepare('SELECT * FROM ledger WHERE state = ? ORDER BY created_at, key'),
+    insertAudit: db.prepare('INSERT INTO audit (call_id, tool, started_ms, started_at, record) VALUES (?, ?, ?, ?, ?) ON CONFLICT (call_id) DO NOTHING'),
+    getAudit: db.prepare('SELECT record FROM audit WHERE call_id = ?').pluck(),
+    getState: db.prepare('SELECT * FROM state WHERE key = ?'),
+    insertState: db.prepare(`INSERT INTO state (key, version, value, source, updated_at) VALUES (?, 1, ?, ?, ?)
+      ON CONFLICT (key) DO NOTHING RETURNING *`),
+    updateState: db.prepare(`UPDATE state SET version = version + 1, value = ?, source = ?, updated_at = ?
+      WHERE key = ? AND version = ? RETURNING *`),
+  };
+  const writeChunkTx = db.transaction((id: string, seq: number, data: Buffer) => {
+    q.insertChunk.run(id, seq, data);
+    q.touchResource.run(Date.now(), id);
+  });
+  const ledgerBegin = db.transaction((i: { key: string; tool: string; principal: string; argsDigest: string; callId: string; now: string }) => {
+    const inserted = q.beginLedger.get(i.key, i.tool, i.principal, i.argsDigest, i.callId, i.now, i.now) as LedgerRow | undefined;
+    if (inserted !== undefined) return { created: true as const, entry: toEntry(inserted) };
+    return { created: false as const, entry: toEntry(q.getLedger.get(i.key) as LedgerRow) };
+  });
+  const putState = db.transaction((key: string, base: number | null, value: string, source: string, now: string) => {
+    const row = (base === null ? q.insertState.get(key, value, source, now) : q.updateState.get(value, source, now, key, base)) as StateRow | undefined;
+    if (row !== undefined) return toState(row);
+    const current = q.getState.get(key) as StateRow | undefined;
+    return { conflict: current === undefined ? null : toState(current) };
+  });
+
+  return {
+    async createResource(input) {
+      open();
+      const id = newResourceId();
+      const writer = currentWriter();
+      q.insertResource.run(id, input.principal, input.tool, input.mimeType, new Date().toISOString(), input.expiresAt, writer, Date.now());
+      openWriters.add(id);
+      return createChunkedWriter(id, {
+        writeChunk(seq, data) {
+          open();
+          // Each chunk commits on its own: a write transaction held across awaits would lock out other processes.
+          // Chunks need no fsync of their own: in WAL mode the FULL commit() syncs every earlier frame too.
+          if (fullSync) db.pragma('synchronous = NORMAL');
+          try {
+            writeChunkTx.immediate(id, seq, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+          } finally {
+            if (fullSync) db.pragma('synchronous = FULL');
+          }
+        },
+        commit(totals) {
+          open();
+          const changed = q.commitResource.run(totals.bytes, totals.sha256, totals.chunks, id).changes;
+          openWriters.delete(id);
+          if (changed !== 1) throw storeError(STORE_ERROR_CODES.backend, `resource ${id} vanished before commit (removed as abandoned?)`, { id });
+          return toMeta(q.getResource.get(id) as ResourceRow);
+        },
+        discard() {
+          openWriters.delete(id);
+          if (!closed) q.discardResource.run(id);
+        },
+      }, chunkBytes);
+    },
+
+    async getResourceMeta(id) {
+      open();
+      const row = q.getResource.get(id) as ResourceRow | undefined;
+      return row === undefined ? null : toMeta(row);
+    },
+
+    async *readResource(id) {
+      open();
+      const row = q.getResource.get(id) as ResourceRow | undefined;
+      if (row === undefined) throw storeError(STORE_ERROR_CODES.resourceNotFound, `no committed resource ${id}`, { id });
+      // One query per chunk: an open better-sqlite3 iterator would block the connection between yields.
+      for (let seq = 0; seq < row.chunks; seq += 1) {
+        open();
+        const data = q.getChunk.get(id, seq) as Buffer | undefined;
+        if (data === undefined) throw storeError(STORE_ERROR_CODES.backend, `resource ${id} is missing chunk ${seq}`, { id, seq });
+        yield data;
+      }
+    },
+
+    async putHandle(handle) {
+      open();
+      const expiresMs = timestampMs(handle.expiresAt, '/expiresAt');
+      if (q.insertHandle.run(handle.id, encodeJson(handle, '/'), expiresMs).changes === 0) {
+        throw storeError(STORE_ERROR_CODES.handleExists, 'handle id already exists');
+      }
+    },
+
+    async getHandle(id) {
+      open();
+      const text = q.getHandle.get(id) as string | undefined;
+      return text === undefined ? null : (decodeJson(text) as HandleRecord);
+    },
+
+    async ledgerBegin(input) {
+      open();
+      return ledgerBegin.immediate(input);
+    },
+
+    async ledgerUpdate(key, patch) {
+      open();
+      const envelope = patch.envelope === undefined ? null : encodeJson(patch.envelope, '/envelope');
+      const row = q.updateLedger.get(patch.state ?? null, patch.attempts ?? null, envelope, patch.now, key) as LedgerRow | undefined;
+      return row === undefined ? null : toEntry(row);
+    },
+
+    async ledgerGet(key) {
+      open();
+      const row = q.getLedger.get(key) as LedgerRow | undefined;
+      return row === undefined ? null : toEntry(row);
+    },
+
+    async ledgerList(filter: { state?: LedgerState } = {}) {
+      open();
+      const rows = (filter.state === undefined ? q.listLedger.all() : q.listLedgerByState.all(filter.state)) as LedgerRow[];
+      return rows.map(toEntry);
+    },
+
+    async appendAudit(record) {
+      open();
+      const startedMs = timestampMs(record.startedAt, '/startedAt');
+      if (q.insertAudit.run(record.callId, record.tool, startedMs, record.startedAt, encodeJson(record, '/')).changes === 0) {
+        throw storeError(STORE_ERROR_CODES.auditExists, `audit record for call ${record.callId} already exists`, { callId: record.callId });
+      }
+    },
+
+    async getAudit(callId) {
+      open();
+      const text = q.getAudit.get(callId) as string | undefined;
+      return text === undefined ? null : (decodeJson(text) as AuditRecord);
+    },
+
+    async listAudit(filter: AuditFilter = {}) {
+      open();
+      const limit = checkLimit(filter.limit);
+      const where: string[] = [];
+      const params: (string | number)[] = [];
+      if (filter.tool !== undefined) {
+        where.push('tool = ?');
+        params.push(filter.tool);
+      }
+      if (filter.since !== undefined) {
+        where.push('started_ms >= ?');
+        params.push(timestampMs(filter.since, '/since'));
+      }
+      let sql = `SELECT record FROM audit${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY started_ms, started_at, call_id`;
+      if (limit !== undefined) {
+        sql += ' LIMIT ?';
+        params.push(limit);
+      }
+      const texts = db.prepare(sql).pluck().all(...params) as string[];
+      return texts.map((t) => decodeJson(t) as AuditRecord);
+    },
+
+    async getState(key) {
+      open();
+      const row = q.getState.get(key) as StateRow | undefined;
+      return row === undefined ? null : toState(row);
+    },
+
+    async putState(input) {
+      open();
+      const value = encodeJson(input.value, '/value');
+      const source = encodeJson(input.source, '/source');
+      return putState.immediate(input.key, input.baseVersion, value, source, input.now);
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const id of openWriters) q.discardResource.run(id);
+      openWriters.clear();
+      db.close();
+    },
+  };
+}

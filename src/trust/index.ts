@@ -1,0 +1,40 @@
+/**
+ * `tool-result-contract/trust` — the trust boundary: untrusted-content isolation (T1), the
+ * instruction detector (T7), field visibility and secrets masking (T6), the model-context
+ * builder (T2), call policy with argument taint (T3, T4) and MCP annotations as hints (T5).
+ *
+ * Any new export added here becomes public API. Use named exports, not wildcards.
+ */
+export { detectInstructions, INSTRUCTION_FAMILIES } from './detect-instructions.js';
+export type { Detection, DetectionSpan, DetectOptions, InstructionFamily } from './detect-instructions.js';
+export { normalizeText } from './normalize-text.js';
+export type { NormalizedText, HiddenUnicode } from './normalize-text.js';
+export { isolate, UNTRUSTED_SOURCE_TYPES, DEFAULT_ALLOWED_USES, DEFAULT_FORBIDDEN_USES } from './isolate.js';
+export type { IsolationRules, IsolationResult, IsolatedField } from './isolate.js';
+export { isUntrustedRef, compileGlob, matchGlob } from './pointer-glob.js';
+export type { UntrustedRef, PointerGlob } from './pointer-glob.js';
+export { viewFor, REDACTED_ITEM } from './visibility.js';
+export type { Visibility, Audience, VisibilityRules, VisibilityView } from './visibility.js';
+export { findSecrets, maskSecrets } from './secrets.js';
+export type { SecretKind, SecretMatch, MaskResult } from './secrets.js';
+export { buildModelContext, EXTERNAL_CONTENT_POLICY } from './model-context.js';
+export type { ModelContext, ModelContextOptions, ContextPart, ContextPartKind, ContextRole } from './model-context.js';
+export { authorize, argsDigest } from './authorize.js';
+export type {
+  AuthorizeRequest,
+  Confirmation,
+  Decision,
+  DecisionChecks,
+  DecisionReason,
+  Policy,
+  Principal,
+  Risk,
+  ScopeRule,
+  Session,
+  ToolPolicy,
+} from './authorize.js';
+export { findTaint } from './taint.js';
+export type { Taint, TaintKind } from './taint.js';
+export { effectivePolicy, riskFromAnnotations, toolHints } from './tool-hints.js';
+export { findAuthorityClaims, authorityWarnings } from './authority-claims.js';
+export type { AuthorityClaim } from './authority-claims.js';

@@ -1,0 +1,178 @@
+/**
+ * Word lists and phrase rules of the instruction detector, one block per attack family.
+ *
+ * Rules describe the *shape* of an attack (verb of dismissal + reference to earlier
+ * instructions; a request aimed at the reader's own output; a message addressed to an AI), not
+ * strings from any corpus. A strong rule flags text on its own; weak rules flag text only when
+ * two different ones fire (see `detect-instructions.ts`).
+ */
+import type { PhraseRule } from './phrase-matcher.js';
+
+/** Named word lists used by the phrase rules (`@name`). All lower case, already normalized. */
+export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  dismiss: [
+    'ignore', 'disregard', 'forget', 'skip', 'override', 'bypass', 'neglect', 'abandon', 'dismiss', 'overlook',
+    'discard', 'overwrite', 'ignoriere', 'ignorieren', 'vergiss', 'ignorez', 'oubliez', 'oublie', 'ignora',
+    'ignorar', 'olvida', 'olvide', 'dimentica',
+  ],
+  prior: [
+    'previous', 'prior', 'above', 'earlier', 'preceding', 'former', 'initial', 'original', 'old', 'existing',
+    'system', 'safety', 'developer', 'default', 'given', 'provided', 'current', 'preset', 'vorherigen',
+    'bisherigen', 'obigen', 'precedentes', 'anteriores', 'previas', 'precedenti',
+  ],
+  determiner: ['all', 'any', 'your', 'every', 'each', 'alle', 'toutes', 'todas', 'tutte'],
+  instructions: [
+    'instructions', 'instruction', 'prompt', 'prompts', 'rules', 'guidelines', 'directions', 'directives',
+    'directive', 'commands', 'orders', 'guidance', 'constraints', 'restrictions', 'policies', 'programming',
+    'context', 'conversation', 'anweisungen', 'anweisung', 'befehle', 'regeln', 'consignes', 'instrucciones',
+    'istruzioni', 'indicaciones',
+  ],
+  strictInstructions: ['instructions', 'instruction', 'prompt', 'prompts', 'directives', 'guidelines', 'programming'],
+  everything: ['everything', 'anything', 'all', 'alles', 'tout', 'todo', 'tutto'],
+  priorAdverb: ['before', 'above', 'previously', 'prior', 'earlier', 'said', 'told', 'so', 'until', 'davor', 'zuvor', 'bisher', 'avant', 'antes', 'prima'],
+  negation: ['don', 'dont', 'never', 'stop', 'cease'],
+  obey: ['follow', 'obey', 'listen', 'adhere', 'comply', 'heed'],
+  leakVerb: [
+    'reveal', 'print', 'repeat', 'output', 'show', 'display', 'disclose', 'leak', 'tell', 'give', 'write',
+    'return', 'dump', 'expose', 'share', 'recite', 'spell',
+  ],
+  secretAdj: ['system', 'initial', 'original', 'hidden', 'secret', 'developer', 'your', 'internal'],
+  newAdj: ['new', 'real', 'actual', 'true', 'updated', 'revised', 'primary', 'main', 'only', 'first', 'urgent', 'final'],
+  taskNoun: ['task', 'tasks', 'goal', 'objective', 'mission', 'job', 'instruction', 'instructions', 'purpose', 'assignment', 'directive', 'priority'],
+  aiName: [
+    'ai', 'chatbot', 'llm', 'llms', 'gpt', 'chatgpt', 'claude', 'gemini', 'bard', 'copilot', 'llama', 'mistral',
+    'assistant', 'agent', 'model', 'bot',
+  ],
+  aiStrictName: ['ai', 'chatbot', 'llm', 'llms', 'gpt', 'chatgpt', 'claude', 'gemini', 'bard', 'copilot', 'llama', 'mistral'],
+  greeting: ['dear', 'hey', 'hi', 'hello', 'yo', 'attention', 'note', 'notice', 'reminder', 'memo', 'message', 'instructions', 'calling'],
+  readerVerb: [
+    'reading', 'processing', 'parsing', 'summarizing', 'summarising', 'analyzing', 'analysing', 'crawling',
+    'scanning', 'viewing', 'seeing', 'receiving', 'ingesting', 'handling',
+  ],
+  taskVerb: [
+    'solve', 'do', 'complete', 'answer', 'continue', 'proceed', 'respond', 'finish', 'start', 'begin', 'summarize',
+    'reply', 'return', 'perform', 'carry', 'handle', 'process', 'execute',
+  ],
+  request: ['task', 'request', 'question', 'instructions', 'query', 'job', 'assignment'],
+  assignVerb: ['gave', 'give', 'given', 'assigned', 'asked', 'gives', 'requested'],
+  tell: ['tell', 'inform', 'mention', 'reveal', 'disclose', 'notify', 'alert', 'warn', 'let'],
+  principal: ['user', 'human', 'operator', 'owner', 'customer'],
+  telling: ['telling', 'informing', 'notifying', 'alerting', 'mentioning', 'asking', 'letting'],
+  editVerb: [
+    'add', 'include', 'integrate', 'insert', 'incorporate', 'embed', 'mention', 'append', 'modify', 'enhance',
+    'augment', 'render', 'provide', 'use', 'replace', 'convert', 'introduce', 'misspell', 'scramble', 'jumble',
+    'rearrange', 'remove', 'group', 'combine', 'anagram', 'suggest', 'tease', 'promote', 'end', 'begin', 'start',
+    'write', 'translate', 'format', 'encode', 'substitute', 'prepend', 'change', 'alter', 'edit', 'rewrite',
+    'conclude', 'finish', 'sign', 'attach', 'emphasize', 'stress', 'highlight', 'recommend', 'advertise',
+    'express', 'invite', 'encourage', 'direct', 'link', 'offer', 'hint', 'respond', 'reply', 'answer', 'put',
+    'reverse', 'compose', 'present', 'structure', 'display', 'capitalize', 'shorten', 'spell', 'wrap', 'enclose',
+    'translate', 'transform', 'obfuscate', 'disguise', 'embed', 'append', 'prefix', 'suffix', 'weave',
+  ],
+  yourOutput: [
+    'response', 'responses', 'reply', 'replies', 'answer', 'answers', 'output', 'outputs', 'message',
+    'summary', 'completion', 'generation', 'text',
+  ],
+  codeInsertVerb: [
+    'include', 'integrate', 'incorporate', 'embed', 'merge', 'append', 'insert', 'inject', 'blend', 'fuse',
+    'weave', 'meld', 'infuse', 'interweave', 'utilize', 'use', 'adopt', 'deploy', 'enlist', 'engage', 'employ',
+    'absorb', 'harmonize', 'add', 'leverage', 'introduce', 'execute', 'run', 'render', 'consider', 'ensure',
+    'assimilate', 'implement', 'paste', 'copy',
+  ],
+  codeNoun: [
+    'code', 'solution', 'implementation', 'codebase', 'algorithm', 'program', 'script', 'project', 'application',
+    'app', 'elucidation', 'architecture', 'logic', 'software', 'framework', 'structure', 'essence', 'fabric', 'core',
+  ],
+  codeBlock: ['block', 'snippet', 'excerpt', 'section', 'segment', 'fragment', 'portion', 'piece', 'chunk'],
+  following: ['following', 'subsequent', 'below', 'underneath', 'attached', 'accompanying', 'provided'],
+  into: ['in', 'into', 'within', 'to', 'throughout', 'inside'],
+  now: ['now', 'on', 'forth'],
+  henceforth: ['henceforth', 'hereafter', 'onwards'],
+  modal: ['are', 'will', 'must', 'should', 'shall', 'have', 'need', 'may', 'can', 're', 'act', 'respond', 'answer', 'reply', 'behave'],
+  unrestricted: ['dan', 'jailbroken', 'jailbreak', 'unrestricted', 'unfiltered', 'uncensored', 'unbound', 'evil', 'free'],
+  modeName: ['developer', 'jailbreak', 'dan', 'god', 'debug', 'admin', 'sudo', 'maintenance', 'unrestricted', 'root'],
+  sendVerb: ['send', 'forward', 'email', 'post', 'upload', 'transmit', 'leak', 'exfiltrate', 'share', 'submit', 'transfer', 'relay', 'copy'],
+  secretNoun: [
+    'conversation', 'history', 'password', 'passwords', 'credentials', 'credential', 'secrets', 'secret', 'token',
+    'tokens', 'cookies', 'key', 'keys', 'transcript', 'memory', 'files', 'contacts', 'emails', 'inbox', 'otp',
+    'passport', 'ssn', 'card',
+  ],
+  urlTarget: ['url', 'link', 'endpoint', 'webhook', 'server', 'address', 'domain', 'site', 'website'],
+  important: ['important', 'urgent', 'critical', 'attention', 'warning', 'notice'],
+  callVerb: ['use', 'call', 'invoke', 'execute', 'run', 'trigger', 'utilize'],
+  toolNoun: ['tool', 'function', 'api', 'plugin'],
+  argNoun: ['arguments', 'argument', 'parameters', 'parameter', 'args', 'params', 'inputs'],
+  docEnd: ['document', 'text', 'context', 'input', 'email', 'message', 'data', 'file', 'page', 'content', 'prompt', 'conversation'],
+  persona: ['act', 'behave', 'roleplay', 'pretend'],
+};
+
+const strong = (id: string, family: string, source: string): PhraseRule => ({ id, family, strong: true, source });
+const weak = (id: string, family: string, source: string): PhraseRule => ({ id, family, strong: false, source });
+
+/** The phrase rules. `id` is stable and appears in scan output. */
+export const PHRASE_RULES: readonly PhraseRule[] = [
+  // override — dismissing whatever the reader was told before.
+  strong('override.dismiss-prior', 'override', '@dismiss ~3 @prior ~2 @instructions'),
+  strong('override.dismiss-all', 'override', '@dismiss @determiner ~2 @strictInstructions'),
+  strong('override.dismiss-everything', 'override', '@dismiss @everything ~3 @priorAdverb'),
+  weak('override.dismiss-rules', 'override', '@dismiss ~3 @instructions'),
+  strong('override.do-not-follow', 'override', '@negation ~1 @obey ~3 @prior ~2 @instructions'),
+  strong('override.do-not-follow-2', 'override', 'do not ~1 @obey ~3 @prior ~2 @instructions'),
+  strong('override.new-task', 'override', 'your @newAdj ~1 @taskNoun'),
+  weak('override.new-instructions', 'override', 'new|updated|revised|additional @strictInstructions'),
+  strong('override.instead-of-task', 'override', 'instead of ~3 @request'),
+  weak('override.from-now-on', 'override', 'from ~1 @now ~2 you ~1 @modal'),
+  weak('override.henceforth', 'override', '@henceforth ~2 you ~1 @modal'),
+  strong('override.you-are-now-unrestricted', 'override', 'you are|re now ~3 @unrestricted'),
+  strong('override.do-anything-now', 'override', 'do anything now'),
+  weak('override.mode', 'override', '@modeName mode'),
+  strong('override.enable-mode', 'override', 'enable|activate|enter|switch ~2 @modeName mode'),
+  strong('override.leak-prompt', 'override', '@leakVerb ~4 @secretAdj ~1 prompt|prompts|instructions'),
+  strong('override.repeat-above', 'override', 'repeat|print|output ~2 words|text|everything|lines ~1 above'),
+  strong('override.no-restrictions', 'override', 'without|no ~1 any ~1 restrictions|limitations|filters|censorship|guardrails ~3 you'),
+
+  weak('override.stop-doing', 'override', 'stop|cease ~1 what ~1 you ~2 doing'),
+  strong('override.stop-doing-now', 'override', 'immediately|now ~1 stop|cease ~1 what ~1 you ~2 doing'),
+  weak('override.end-of-document', 'override', 'end of ~1 the|this ~1 @docEnd'),
+  weak('override.persona', 'override', 'i want you to ~1 @persona'),
+  weak('override.respond-only', 'override', 'respond|reply|answer|output ~1 only ~1 with'),
+  weak('override.nothing-else', 'override', 'say|output|print|respond|reply|write ~8 and|but ~1 nothing else'),
+  weak('override.pwned', 'override', 'have ~1 been pwned|pwnd'),
+
+  // addressed_to_ai — a message aimed at the model rather than the human reader.
+  strong('addressed.to-you-ai', 'addressed_to_ai', 'to|for you ~2 @aiStrictName'),
+  strong('addressed.greeting-ai', 'addressed_to_ai', '@greeting ~2 @aiStrictName'),
+  strong('addressed.greeting-language-model', 'addressed_to_ai', '@greeting ~3 language model|models'),
+  strong('addressed.if-you-are-ai', 'addressed_to_ai', 'if you are|re ~2 @aiName'),
+  strong('addressed.ai-reading-this', 'addressed_to_ai', '@aiName ~2 @readerVerb ~1 this'),
+  strong('addressed.note-to-assistant', 'addressed_to_ai', 'note|message|instructions|instruction|notice ~1 to|for ~1 the|any|all|every ~1 @aiName'),
+  weak('addressed.dear-assistant', 'addressed_to_ai', 'dear|hey|hi|hello ~1 assistant|agent|model|bot'),
+  weak('addressed.access-granted', 'override', 'say|output|print|respond|reply|write ~3 access granted'),
+  weak('addressed.you-are-ai', 'addressed_to_ai', 'you are ~2 @aiName'),
+  weak('addressed.as-an-ai', 'addressed_to_ai', 'as an ~1 ai|llm|assistant'),
+  weak('addressed.important-message', 'addressed_to_ai', '@important message|note|notice ~2 from'),
+
+  // task_hijack — redirecting the reader's current task or its output.
+  strong('hijack.before-you-task', 'task_hijack', 'before you ~2 @taskVerb ~3 @request'),
+  weak('hijack.task-i-gave', 'task_hijack', '@request ~2 @assignVerb you'),
+  weak('hijack.do-following', 'task_hijack', 'do|follow|execute|perform ~1 the following ~1 first|instead|now|instructions|instruction|steps'),
+  weak('hijack.adhere', 'task_hijack', 'strictly ~1 @obey'),
+  weak('hijack.after-you-do', 'task_hijack', 'after you ~2 do|done|completed|finished ~1 that|this'),
+  strong('hijack.conceal-from-user', 'task_hijack', '@negation ~1 @tell ~2 @principal'),
+  strong('hijack.conceal-from-user-2', 'task_hijack', 'do not ~1 @tell ~2 @principal'),
+  weak('hijack.without-telling', 'task_hijack', 'without ~1 @telling ~2 @principal'),
+  strong('hijack.keep-secret', 'task_hijack', 'keep ~3 secret|hidden|confidential ~2 from ~1 @principal'),
+  strong('hijack.edit-your-output', 'task_hijack', '@editVerb ~14 your @yourOutput'),
+  strong('hijack.in-your-output', 'task_hijack', 'in|within|throughout your @yourOutput ~3 @editVerb'),
+  weak('hijack.code-block-ref', 'task_hijack', '@following code ~1 @codeBlock'),
+  weak('hijack.your-code', 'task_hijack', 'your @codeNoun'),
+
+  strong('tool.use-tool-with-args', 'tool_call', '@callVerb ~2 @toolNoun ~4 with ~3 @argNoun'),
+  weak('tool.use-the-tool', 'tool_call', '@callVerb the ~1 @toolNoun'),
+
+  // exfiltration — sending data out through the reader.
+  weak('exfil.send-secret', 'exfiltration', '@sendVerb ~6 @secretNoun ~5 to|at|via'),
+  weak('exfil.to-url', 'exfiltration', '@sendVerb ~6 to ~2 @urlTarget'),
+
+  // encoded_payload — asking the reader to decode and act.
+  weak('encoded.decode-and-follow', 'encoded_payload', 'decode ~6 follow|execute|run|obey|perform'),
+];

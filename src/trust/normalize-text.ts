@@ -1,0 +1,184 @@
+/**
+ * Text normalization for the instruction detector (T7), with an offset map back to the input.
+ *
+ * One left-to-right pass over code points: Unicode tag characters (U+E0000–E007F) are decoded to
+ * the ASCII they smuggle, zero-width and bidi controls are removed, each remaining character is
+ * NFKC-folded, stripped of combining marks, lower-cased and folded from common Cyrillic/Greek
+ * homoglyphs to Latin; whitespace runs collapse to one space (or one newline when the run held a
+ * line break, so line-start rules still work). Per-character folding is cached, so the pass is
+ * linear in the input length.
+ */
+
+/** What the normalizer removed or decoded that a reader of the rendered text would not see. */
+export interface HiddenUnicode {
+  /** Unicode tag characters (decoded or dropped). */
+  readonly tagChars: number;
+  /** Bidi embedding/override/isolate controls (U+202A–202E, U+2066–2069). */
+  readonly bidiControls: number;
+  /** Zero-width characters sitting between two letters (a word split to dodge filters). */
+  readonly zeroWidthInWords: number;
+  /** Original [start, end) ranges of the hidden characters, at most {@link MAX_HIDDEN_RANGES}. */
+  readonly ranges: readonly (readonly [number, number])[];
+}
+
+/** The normalized text and, per UTF-16 unit of it, where it came from in the original. */
+export interface NormalizedText {
+  readonly text: string;
+  /** `starts[i]` is the original offset of the character that produced `text[i]`. */
+  readonly starts: Uint32Array;
+  /** `ends[i]` is the original end offset (exclusive) of that character. */
+  readonly ends: Uint32Array;
+  readonly hidden: HiddenUnicode;
+}
+
+/** Hidden ranges kept for span reporting; counts stay exact beyond it. */
+export const MAX_HIDDEN_RANGES = 64;
+
+// Lookalikes NFKC leaves alone (different scripts), folded to the Latin letter they imitate.
+const HOMOGLYPHS: Readonly<Record<string, string>> = {
+  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x',
+  і: 'i', ї: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ӏ: 'l', һ: 'h', ɡ: 'g', ɑ: 'a', ı: 'i', ȷ: 'j',
+  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ϲ: 'c',
+  ʀ: 'r', ɴ: 'n', ʏ: 'y', ᴀ: 'a', ᴇ: 'e', ɪ: 'i', ᴏ: 'o', ꜱ: 's', ᴛ: 't', ᴜ: 'u',
+  '\u2018': "'", '\u2019': "'", '\u201a': "'", '\u201b': "'", '\u2032': "'",
+  '\u201c': '"', '\u201d': '"', '\u201e': '"', '\u2033': '"',
+  '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-', '\u2014': '-', '\u2212': '-',
+};
+
+const COMBINING = /\p{M}/gu;
+const UTF16 = new TextDecoder('utf-16le');
+const foldCache = new Map<number, string>();
+
+/** Fold one non-ASCII code point: NFKC, drop combining marks, lower-case, homoglyphs. */
+function foldCodePoint(cp: number): string {
+  const cached = foldCache.get(cp);
+  if (cached !== undefined) return cached;
+  const nfkc = String.fromCodePoint(cp).normalize('NFKC');
+  const bare = nfkc.normalize('NFD').replace(COMBINING, '').normalize('NFC').toLowerCase();
+  let out = '';
+  for (const ch of bare) out += HOMOGLYPHS[ch] ?? ch;
+  if (foldCache.size < 65_536) foldCache.set(cp, out);
+  return out;
+}
+
+function isZeroWidth(cp: number): boolean {
+  return cp === 0x200b || cp === 0x200c || cp === 0x200d || cp === 0x2060 || cp === 0xfeff || cp === 0x180e ||
+    cp === 0x00ad || (cp >= 0x2061 && cp <= 0x2064) || cp === 0x034f;
+}
+
+function isBidiControl(cp: number): boolean {
+  return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+function isBidiMark(cp: number): boolean {
+  return cp === 0x200e || cp === 0x200f || cp === 0x061c;
+}
+
+/** 0 = not whitespace, 1 = blank, 2 = line break. */
+function whitespaceKind(cp: number): 0 | 1 | 2 {
+  if (cp === 0x0a || cp === 0x0d || cp === 0x0b || cp === 0x0c || cp === 0x85 || cp === 0x2028 || cp === 0x2029) return 2;
+  if (cp === 0x20 || cp === 0x09 || cp === 0xa0 || cp === 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
+    cp === 0x202f || cp === 0x205f || cp === 0x3000) return 1;
+  return 0;
+}
+
+function isAsciiLetter(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+}
+
+/**
+ * Normalize `input` for matching and keep the offset map.
+ * @example normalizeText('I\u200Bgnore  ＰＲＥＶＩＯＵＳ').text // 'ignore previous'
+ */
+export function normalizeText(input: string): NormalizedText {
+  let cap = input.length + 16;
+  let out = new Uint16Array(cap);
+  let starts = new Uint32Array(cap);
+  let ends = new Uint32Array(cap);
+  let n = 0;
+  let tagChars = 0;
+  let bidiControls = 0;
+  let zeroWidthInWords = 0;
+  const ranges: [number, number][] = [];
+  const hide = (start: number, end: number): void => {
+    const last = ranges[ranges.length - 1];
+    if (last !== undefined && last[1] === start) last[1] = end;
+    else if (ranges.length < MAX_HIDDEN_RANGES) ranges.push([start, end]);
+  };
+  const grow = (extra: number): void => {
+    if (n + extra <= cap) return;
+    cap = Math.max(cap * 2, n + extra);
+    const o = new Uint16Array(cap); o.set(out); out = o;
+    const s = new Uint32Array(cap); s.set(starts); starts = s;
+    const e = new Uint32Array(cap); e.set(ends); ends = e;
+  };
+  const emit = (code: number, start: number, end: number): void => {
+    grow(1);
+    out[n] = code; starts[n] = start; ends[n] = end; n++;
+  };
+  // Last emitted unit was whitespace (32 or 10): collapse the run into it.
+  let lastSpace = true;
+  const len = input.length;
+  let i = 0;
+  while (i < len) {
+    const code = input.charCodeAt(i);
+    if (code < 0x80) {
+      // Hot path, inlined: ASCII emits at most one unit per input unit.
+      if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) {
+        const nl = code !== 0x20 && code !== 0x09;
+        if (!lastSpace) {
+          if (n >= cap) grow(1);
+          out[n] = nl ? 10 : 32; starts[n] = i; ends[n] = i + 1; n++;
+          lastSpace = true;
+        } else if (nl && n > 0 && out[n - 1] === 32) out[n - 1] = 10;
+      } else {
+        if (n >= cap) grow(1);
+        out[n] = code >= 0x41 && code <= 0x5a ? code + 32 : code; starts[n] = i; ends[n] = i + 1; n++;
+        lastSpace = false;
+      }
+      i++;
+      continue;
+    }
+    const cp = input.codePointAt(i) ?? code;
+    const size = cp > 0xffff ? 2 : 1;
+    const end = i + size;
+    if (cp >= 0xe0000 && cp <= 0xe007f) {
+      tagChars++;
+      hide(i, end);
+      if (cp >= 0xe0020 && cp <= 0xe007e) {
+        const ascii = cp - 0xe0000;
+        emit(ascii >= 0x41 && ascii <= 0x5a ? ascii + 32 : ascii, i, end);
+        lastSpace = ascii === 32;
+      }
+    } else if (isZeroWidth(cp)) {
+      const prev = n > 0 ? out[n - 1] ?? 0 : 0;
+      if (cp !== 0x00ad && isAsciiLetter(prev) && isAsciiLetter(input.charCodeAt(end))) {
+        zeroWidthInWords++;
+        hide(i, end);
+      }
+    } else if (isBidiControl(cp)) {
+      bidiControls++;
+      hide(i, end);
+    } else if (isBidiMark(cp)) {
+      // Direction marks are ordinary in right-to-left text: removed, not reported.
+    } else {
+      const ws = whitespaceKind(cp);
+      if (ws !== 0) {
+        if (!lastSpace) { emit(ws === 2 ? 10 : 32, i, end); lastSpace = true; }
+        else if (ws === 2 && n > 0 && out[n - 1] === 32) out[n - 1] = 10;
+      } else {
+        const folded = foldCodePoint(cp);
+        for (let k = 0; k < folded.length; k++) emit(folded.charCodeAt(k), i, end);
+        if (folded.length > 0) lastSpace = false;
+      }
+    }
+    i = end;
+  }
+  const text = UTF16.decode(out.subarray(0, n));
+  return {
+    text,
+    starts: starts.subarray(0, n),
+    ends: ends.subarray(0, n),
+    hidden: { tagChars, bidiControls, zeroWidthInWords, ranges },
+  };
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ToolMessage } from '@langchain/core/messages';
+import { z } from 'zod';
+import { validate, type Envelope } from '../../src/contract/index.js';
+import { envelopeTool } from '../../src/adapters/langchain/index.js';
+
+const schema = z.object({ order_id: z.string() });
+
+describe('LangChain.js wrapper', () => {
+  it('returns a ToolMessage whose artifact is the envelope of the call', async () => {
+    const orderGet = envelopeTool(async ({ order_id }) => ({ order_id, status: 'shipped' }), { name: 'order_get', description: 'Get an order', schema });
+    expect(orderGet.responseFormat).toBe('content_and_artifact');
+    const msg: unknown = await orderGet.invoke({ type: 'tool_call', id: 'call_1', name: 'order_get', args: { order_id: 'ord_1001' } });
+    expect(msg).toBeInstanceOf(ToolMessage);
+    const tm = msg as ToolMessage;
+    expect(tm.tool_call_id).toBe('call_1');
+    expect(tm.status).toBe('success');
+    const env = tm.artifact as Envelope;
+    expect(env).toMatchObject({ status: 'succeeded', call: { tool_name: 'order_get', call_id: 'call_1' }, data: { order_id: 'ord_1001', status: 'shipped' } });
+    expect(validate(env).valid).toBe(true);
+    expect(JSON.parse(tm.content as string)).toMatchObject({ call_id: 'call_1', status: 'succeeded' });
+  });
+
+  it('marks a failed call’s ToolMessage as an error and keeps the failed envelope as artifact', async () => {
+    const refund = envelopeTool(
+      async (): Promise<unknown> => {
+        throw Object.assign(new Error('not allowed'), { status: 403 });
+      },
+      { name: 'refund_create', schema },
+    );
+    const tm = (await refund.invoke({ type: 'tool_call', id: 'call_2', name: 'refund_create', args: { order_id: 'ord_1' } })) as ToolMessage;
+    expect(tm.status).toBe('error');
+    expect(tm.tool_call_id).toBe('call_2');
+    expect(tm.artifact).toMatchObject({ status: 'failed', error: { category: 'authorization', http_status: 403 } });
+    expect(validate(tm.artifact).valid).toBe(true);
+  });
+
+  it('still validates the input with the tool’s schema', async () => {
+    const orderGet = envelopeTool(async () => ({}), { name: 'order_get', schema });
+    await expect(orderGet.invoke({ type: 'tool_call', id: 'call_3', name: 'order_get', args: { order_id: 42 } })).rejects.toThrow();
+  });
+});

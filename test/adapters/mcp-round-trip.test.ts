@@ -1,0 +1,50 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, validate, type Envelope } from '../../src/contract/index.js';
+import { fromMcpResult, toMcpResult } from '../../src/adapters/mcp/index.js';
+import { callToolResultArb, envelopeArb } from './helpers/arbitraries.js';
+
+/** What crosses a real transport: JSON text. */
+const overTheWire = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJson(b ?? null);
+const KEPT = ['data', 'status', 'error', 'completeness', 'evidence'] as const;
+
+function expectKept(before: Envelope, after: Envelope): void {
+  for (const field of KEPT) expect(same(after[field], before[field]), field).toBe(true);
+}
+
+describe('MCP round trips', () => {
+  it('envelope → MCP → envelope keeps data, status, error, completeness and evidence', () => {
+    fc.assert(
+      fc.property(envelopeArb, (env) => {
+        expect(validate(env).valid).toBe(true);
+        const wire = overTheWire(toMcpResult(env));
+        const back = fromMcpResult(wire, { name: env.call.tool_name }, { call_id: env.call.call_id, server: { name: 's' } });
+        expect(validate(back).valid).toBe(true);
+        expectKept(env, back);
+        expect(back.call.call_id).toBe(env.call.call_id);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('MCP → envelope → MCP keeps structured content, isError, the error payload and resource links', () => {
+    fc.assert(
+      fc.property(callToolResultArb, (result) => {
+        const tool = { name: 'search' };
+        const ctx = { call_id: 'call_1', server: { name: 's' }, now: () => '2026-09-01T00:00:00Z' };
+        const env = fromMcpResult(result, tool, ctx);
+        expect(validate(env).valid).toBe(true);
+        const wire = overTheWire(toMcpResult(env));
+        expect(wire.isError === true).toBe(result.isError === true);
+        if (result.structuredContent !== undefined) expect(wire.structuredContent).toEqual(result.structuredContent);
+        const linksIn = result.content.filter((b) => b.type === 'resource_link').map((b) => (b as { uri: string }).uri);
+        const linksOut = wire.content.filter((b) => b.type === 'resource_link').map((b) => (b as { uri: string }).uri);
+        expect(new Set(linksOut)).toEqual(new Set(linksIn));
+        // And the contract fields survive the second hop.
+        expectKept(env, fromMcpResult(wire, tool, ctx));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

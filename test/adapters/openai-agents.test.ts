@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { invokeFunctionTool, RunContext } from '@openai/agents';
+import { z } from 'zod';
+import { validate, type Envelope } from '../../src/contract/index.js';
+import { envelopeTool } from '../../src/adapters/openai-agents/index.js';
+
+const toolCall = (callId: string, args: unknown) => ({ type: 'function_call' as const, callId, name: 'order_get', arguments: JSON.stringify(args) });
+
+describe('OpenAI Agents SDK wrapper', () => {
+  it('answers the model’s call id with the envelope of the returned value', async () => {
+    const seen: Envelope[] = [];
+    const orderGet = envelopeTool({
+      name: 'order_get',
+      description: 'Get an order',
+      parameters: z.object({ order_id: z.string() }),
+      execute: async ({ order_id }) => ({ order_id, status: 'shipped' }),
+      onEnvelope: (e) => seen.push(e),
+    });
+    expect(orderGet.type).toBe('function');
+    expect(orderGet.strict).toBe(true);
+    const out = await invokeFunctionTool({ tool: orderGet, runContext: new RunContext({}), input: JSON.stringify({ order_id: 'ord_1001' }), details: { toolCall: toolCall('call_7', { order_id: 'ord_1001' }) } });
+    expect(JSON.parse(out)).toMatchObject({ call_id: 'call_7', status: 'succeeded', data: { order_id: 'ord_1001', status: 'shipped' } });
+    expect(seen[0]?.call).toEqual({ tool_name: 'order_get', call_id: 'call_7', attempt: 1 });
+    expect(validate(seen[0]).valid).toBe(true);
+  });
+
+  it('reports an error thrown after a write was sent as an unknown outcome instead of a plain string', async () => {
+    const seen: Envelope[] = [];
+    const refund = envelopeTool({
+      name: 'refund_create',
+      description: 'Refund an order',
+      parameters: z.object({ order_id: z.string() }),
+      execute: async (): Promise<string> => {
+        throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+      },
+      operation: 'refund',
+      onEnvelope: (e) => seen.push(e),
+    });
+    const out = await invokeFunctionTool({ tool: refund, runContext: new RunContext({}), input: '{"order_id":"ord_1"}', details: { toolCall: toolCall('call_8', { order_id: 'ord_1' }) } });
+    expect(JSON.parse(out)).toMatchObject({ call_id: 'call_8', status: 'unknown', error: { code: 'COMMIT_STATUS_UNKNOWN', action: 'query_by_idempotency_key', retryable: false } });
+    expect(seen[0]?.reconciliation?.required).toBe(true);
+    expect(validate(seen[0]).valid).toBe(true);
+  });
+
+  it('reports a failure of a read as failed, with the classified error', async () => {
+    const search = envelopeTool({
+      name: 'search',
+      description: 'Search',
+      parameters: z.object({ q: z.string() }),
+      execute: async (): Promise<string[]> => {
+        throw Object.assign(new Error('service unavailable'), { status: 503 });
+      },
+    });
+    const out = await invokeFunctionTool({ tool: search, runContext: new RunContext({}), input: '{"q":"x"}', details: { toolCall: toolCall('call_9', { q: 'x' }) } });
+    expect(JSON.parse(out)).toMatchObject({ call_id: 'call_9', status: 'failed', error: { category: 'upstream' } });
+  });
+});

@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isTrcError, validate } from '../../src/contract/index.js';
+import { alignBatch, cancelledEnvelope, deniedEnvelope } from '../../src/adapters/openai/index.js';
+import { envelopeFromThrown, envelopeFromValue } from '../../src/adapters/shared/index.js';
+
+const call = (id: string) => ({ tool_name: 'search', call_id: id });
+
+describe('batch of parallel calls (P1)', () => {
+  it('always yields exactly one envelope per requested id, in request order, whatever order they finished in', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.stringMatching(/^call_[a-z0-9]{1,6}$/), { minLength: 1, maxLength: 12 }), fc.infiniteStream(fc.nat()), (ids, noise) => {
+        const envs = ids.map((id, i) => (i % 3 === 0 ? cancelledEnvelope(call(id)) : i % 3 === 1 ? deniedEnvelope(call(id)) : envelopeFromValue({ n: i }, call(id))));
+        const shuffled = [...envs].sort(() => (noise.next().value % 3) - 1);
+        const aligned = alignBatch(ids, shuffled);
+        expect(aligned.map((e) => e.call.call_id)).toEqual(ids);
+      }),
+    );
+  });
+
+  it('names the missing, unexpected and duplicated ids when the sets differ', () => {
+    let thrown: unknown;
+    try {
+      alignBatch(['a', 'b', 'c'], [envelopeFromValue(1, call('a')), envelopeFromValue(1, call('a')), envelopeFromValue(1, call('z'))]);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(isTrcError(thrown, 'BATCH_MISMATCH')).toBe(true);
+    expect((thrown as { data: unknown }).data).toEqual({ missing: ['b', 'c'], unexpected: ['z'], duplicated: ['a'], requested_twice: [] });
+  });
+
+  it('refuses a request list that names a call id twice', () => {
+    expect(() => alignBatch(['a', 'a'], [envelopeFromValue(1, call('a'))])).toThrow(/requested twice/);
+  });
+});
+
+describe('envelopes for calls that did not return', () => {
+  it('builds a valid failed envelope for a call cancelled before it started', () => {
+    const env = cancelledEnvelope(call('c1'), { reason: 'user stopped' });
+    expect(env).toMatchObject({ status: 'failed', error: { category: 'cancelled', code: 'CALL_CANCELLED' } });
+    expect(validate(env).valid).toBe(true);
+  });
+
+  it('builds an unknown outcome for a write cancelled in flight', () => {
+    const env = cancelledEnvelope({ ...call('c2'), idempotency_key: 'k1' }, { started: true, operation: 'refund' });
+    expect(env).toMatchObject({ status: 'unknown', side_effect: { possibly_occurred: true }, reconciliation: { required: true, idempotency_key: 'k1' } });
+    expect(validate(env).valid).toBe(true);
+  });
+
+  it('builds a valid failed envelope for a denied call', () => {
+    const env = deniedEnvelope(call('c3'));
+    expect(env).toMatchObject({ status: 'failed', error: { category: 'authorization', code: 'CALL_DENIED' } });
+    expect(validate(env).valid).toBe(true);
+  });
+});
+
+describe('envelopeFromValue and envelopeFromThrown', () => {
+  it('turns any JSON-representable return value into a valid succeeded envelope', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        const env = envelopeFromValue(v, call('c'));
+        expect(validate(env).valid).toBe(true);
+      }),
+    );
+  });
+
+  it('reports a value with no JSON form as a failed envelope instead of throwing', () => {
+    const env = envelopeFromValue({ n: 10n }, call('c'));
+    expect(env).toMatchObject({ status: 'failed', error: { code: 'RESULT_NOT_JSON' } });
+  });
+
+  it('keeps an envelope a tool already returned, answering the caller’s call id', () => {
+    const inner = envelopeFromValue({ a: 1 }, call('inner'));
+    expect(envelopeFromValue(inner, call('outer')).call.call_id).toBe('outer');
+  });
+
+  it('classifies thrown errors without inventing retryability', () => {
+    const env = envelopeFromThrown(new Error('boom'), call('c'));
+    expect(env.status).toBe('failed');
+    expect(env.error?.retryable).toBe(false);
+    expect(validate(env).valid).toBe(true);
+  });
+});

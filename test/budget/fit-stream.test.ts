@@ -1,0 +1,129 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fit, fitStream } from '../../src/budget/index.js';
+import { isTrcError, validate } from '../../src/contract/index.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import type { Store } from '../../src/store/types.js';
+import { chunked, readStored } from './helpers.js';
+
+let dir: string;
+let dbPath: string;
+let store: Store;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'trc-budget-'));
+  dbPath = join(dir, 'trc.sqlite');
+  store = await openSqliteStore({ path: dbPath });
+});
+afterAll(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ROWS = [{ id: 1, s: 'a,]"}' }, { id: 2, s: 'é😀' }, { id: 3, s: '\\"' }, { id: 4, s: '中文' }, { id: 5, s: 'x' }];
+const TEXT = JSON.stringify(ROWS, null, 1);
+
+const resourceRows = (): number => {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM resources').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+};
+
+describe('fitStream', () => {
+  it('gives the same envelope data and books as fit, at every chunk split point', async () => {
+    const bytes = Buffer.from(TEXT, 'utf8');
+    const whole = await fit(ROWS, { maxItems: 2 }, { tool: 't' });
+    for (let i = 0; i <= bytes.length; i++) {
+      const out = await fitStream(chunked(bytes, [i]), { maxItems: 2 }, { tool: 't' });
+      expect(out.data).toEqual(whole.data);
+      expect(out.completeness?.trimmed).toEqual(whole.completeness?.trimmed);
+      expect(out.summary).toEqual(whole.summary);
+    }
+  });
+
+  it('spools the raw bytes to SQLite, reproducing the input byte for byte', async () => {
+    const bytes = Buffer.from(TEXT, 'utf8');
+    const out = await fitStream(chunked(bytes, [3, 17, 40]), { maxItems: 2 }, { store, principal: 'alice', tool: 't' });
+    expect(validate(out).valid).toBe(true);
+    expect(out.completeness).toMatchObject({ state: 'truncated', returned_items: 2, available_items: 5 });
+    const stored = await readStored(store, out.resources?.[0]?.uri ?? '', 'alice');
+    expect(stored.equals(bytes)).toBe(true);
+  });
+
+  it('counts every element of a long stream while keeping only the budget', async () => {
+    async function* rows() {
+      yield '[';
+      for (let i = 0; i < 20_000; i++) yield (i > 0 ? ',' : '') + JSON.stringify({ id: i, v: i % 7 });
+      yield ']';
+    }
+    const out = await fitStream(rows(), { maxItems: 10 }, {});
+    expect(out.completeness).toMatchObject({ returned_items: 10, available_items: 20_000 });
+    expect(out.summary?.stats).toMatchObject({ lists: [{ total: 20_000, kept: 10, omitted: { count: 19_990, fields: { id: { min: 10, max: 19_999 } } } }] });
+  });
+
+  it('parses input that is not a top-level array whole and stores it byte for byte', async () => {
+    const text = ` \n{"items": ${TEXT}}`;
+    const out = await fitStream(chunked(Buffer.from(text), [1, 2, 9]), { maxItems: 2 }, { store, principal: 'alice' });
+    expect(out.completeness).toMatchObject({ returned_items: 2, available_items: 5 });
+    expect((await readStored(store, out.resources?.[0]?.uri ?? '', 'alice')).toString('utf8')).toBe(text);
+  });
+
+  it('stores nothing when the result already fits', async () => {
+    const before = resourceRows();
+    const out = await fitStream(chunked(Buffer.from(TEXT), [5]), {}, { store, principal: 'alice' });
+    expect(out.status).toBe('succeeded');
+    expect(resourceRows()).toBe(before);
+  });
+
+  it('fails on not-JSON with line and column and leaves nothing half-written in the store', async () => {
+    const before = resourceRows();
+    const text = '[{"id":1},\n {"id": 2,}]';
+    // maxItems 1 sends the bad element down the omitted-run path, 100 down the kept path.
+    for (const [cut, maxItems] of [[0, 100], [5, 100], [14, 1], [20, 1], [0, 1], [5, 1]] as const) {
+      const err = await fitStream(chunked(Buffer.from(text), [cut]), { maxItems }, { store, principal: 'alice' }).catch((e: unknown) => e);
+      expect(isTrcError(err, 'INPUT_NOT_JSON')).toBe(true);
+      expect((err as { data: unknown }).data).toMatchObject({ line: 2, column: 11 });
+    }
+    const bad = await fitStream(chunked(Buffer.from('{"a": [1, 2'), []), {}, { store, principal: 'alice' }).catch((e: unknown) => e);
+    expect(isTrcError(bad, 'INPUT_NOT_JSON')).toBe(true);
+    expect(resourceRows()).toBe(before);
+  });
+
+  it('refuses invalid UTF-8 inside an element', async () => {
+    const bytes = Buffer.concat([Buffer.from('["ok", "'), Buffer.from([0xc3, 0x28]), Buffer.from('"]')]);
+    const err = await fitStream(chunked(bytes, [9]), {}, {}).catch((e: unknown) => e);
+    expect(isTrcError(err, 'INPUT_NOT_JSON')).toBe(true);
+    expect((err as Error).message).toContain('UTF-8');
+  });
+});
+
+describe('fitStream on random arrays and chunkings', () => {
+  it('agrees with fit on data, books and totals, however the bytes are chunked', async () => {
+    const fc = (await import('fast-check')).default;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.jsonValue({ maxDepth: 3, depthSize: 'small', stringUnit: 'grapheme' }), { maxLength: 30 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.integer({ min: 0, max: 8 }),
+        async (items, cutSeeds, maxItems) => {
+          const bytes = Buffer.from(JSON.stringify(items, null, cutSeeds.length % 2 === 0 ? undefined : 1), 'utf8');
+          const cuts = cutSeeds.map((c) => c % (bytes.length + 1));
+          const parsed = JSON.parse(bytes.toString('utf8')) as unknown[];
+          const streamed = await fitStream(chunked(bytes, cuts), { maxItems, maxTokens: 400 }, { tool: 't', callId: 'c' });
+          const whole = await fit(parsed, { maxItems, maxTokens: 400 }, { tool: 't', callId: 'c' });
+          expect(validate(streamed).valid).toBe(true);
+          expect(streamed.data).toEqual(whole.data);
+          expect(streamed.completeness?.trimmed).toEqual(whole.completeness?.trimmed);
+          expect(streamed.completeness?.available_items).toBe(whole.completeness?.available_items);
+          expect(streamed.summary?.stats).toEqual(whole.summary?.stats);
+        },
+      ),
+      { numRuns: Number(process.env['FC_RUNS'] ?? 150) },
+    );
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * `trc audit` lists the calls the gateway recorded, filtered by tool and time.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { connectStdio, gatewayArgv, SERVERS, tempDir } from './helpers.js';
+
+describe('trc audit', () => {
+  it('lists every call made through the gateway, with --tool, --since and --json', async () => {
+    const dir = tempDir();
+    const store = join(dir, 'audit.sqlite');
+    const c = await connectStdio('v1', gatewayArgv(SERVERS.faulty, ['--store', store]));
+    await c.request('tools/call', { name: 'echo', arguments: { message: 'one' } });
+    await c.request('tools/call', { name: 'echo', arguments: { message: 'two' } });
+    await c.request('tools/call', { name: 'garbage', arguments: {} });
+    await c.close();
+
+    const all = await runCli(['audit', '--store', store]);
+    expect(all.code).toBe(0);
+    expect(all.stdout).toMatch(/3 call\(s\)/);
+    expect(all.stdout).toMatch(/succeeded\s+echo\s+session:/);
+
+    const json = await runCli(['audit', '--store', store, '--tool', 'echo', '--json']);
+    const records = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { tool: string; status: string; detail: { upstream: string; envelope: { data: unknown } } });
+    expect(records.map((r) => r.tool)).toEqual(['echo', 'echo']);
+    expect(records[0]?.detail.upstream).toBe('faulty-server');
+    expect(JSON.stringify(records[1]?.detail.envelope.data)).toContain('two');
+
+    const future = await runCli(['audit', '--store', store, '--since', '2999-01-01']);
+    expect(future.stdout).toContain('no recorded calls match');
+    const recent = await runCli(['audit', '--store', store, '--since', '1h', '--tool', 'garbage']);
+    expect(recent.stdout).toMatch(/1 call\(s\)/);
+  });
+
+  it('rejects a --since it cannot read with a usage error', async () => {
+    const run = await runCli(['audit', '--store', ':memory:', '--since', 'yesterday-ish']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--since');
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * The gateway configuration: validated with Ajv before the gateway starts; every problem names
+ * its JSON Pointer and line in the file; MCP annotations only count for trusted upstreams.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { isTrcError } from '../../src/contract/index.js';
+import { loadGatewayConfig, parseGatewayConfig, resolveToolPolicy, upstreamFromCommand, type ConfigProblem } from '../../src/gateway/index.js';
+import { runCli } from '../helpers/cli.js';
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+function problems(fn: () => unknown): ConfigProblem[] {
+  try {
+    fn();
+  } catch (error) {
+    if (isTrcError(error, 'GATEWAY_CONFIG_INVALID')) return (error.data?.['problems'] ?? []) as ConfigProblem[];
+    throw error;
+  }
+  throw new Error('expected GATEWAY_CONFIG_INVALID');
+}
+
+describe('gateway configuration', () => {
+  it('loads a valid JSON configuration', () => {
+    const config = loadGatewayConfig(fixture('good-config.json'));
+    expect(config.upstreams?.map((u) => u.name)).toEqual(['fs', 'remote']);
+  });
+
+  it('names the pointer and line of every problem in a bad YAML file', () => {
+    const found = problems(() => loadGatewayConfig(fixture('bad-config.yaml')));
+    const at = (pointer: string) => found.find((p) => p.pointer === pointer);
+    expect(at('/upstreams/0/tools/write_file/effect')).toMatchObject({ line: 6 });
+    expect(at('/upstreams/0/tools/write_file/effect')?.message).toMatch(/read, write/);
+    expect(at('/upstreams/0/tools/write_file/budget/max_bytes')).toMatchObject({ line: 8 });
+    expect(at('/upstreams/1')?.message).toMatch(/unknown_key|command|url/);
+    expect(at('/upstreams/1/url')).toMatchObject({ line: 10 });
+  });
+
+  it('reports duplicate upstream names', () => {
+    const found = problems(() => parseGatewayConfig('upstreams:\n  - { name: a, command: x }\n  - { name: a, command: y }\n'));
+    expect(found).toEqual([{ pointer: '/upstreams/1/name', line: 3, message: 'duplicate upstream name "a"' }]);
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    const found = problems(() => parseGatewayConfig('upstreams:\n  - name: [unclosed\n'));
+    expect(found[0]?.line).not.toBeNull();
+  });
+
+  it('refuses to start the gateway on a bad file and prints where the problems are', async () => {
+    const run = await runCli(['gateway', '--config', fixture('bad-config.yaml'), '--store', ':memory:', '--', 'node', '-e', '']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('bad-config.yaml:6 at /upstreams/0/tools/write_file/effect');
+    expect(run.stdout).toBe('');
+  });
+
+  it('ignores MCP annotations of an untrusted upstream and honours them for a trusted one', () => {
+    const hints = { readOnlyHint: true, idempotentHint: true };
+    expect(resolveToolPolicy({}, { name: 'u', command: 'x' }, 't', hints)).toMatchObject({ effect: 'write', effectSource: 'default', idempotent: false });
+    expect(resolveToolPolicy({}, { name: 'u', command: 'x', trusted: true }, 't', hints)).toMatchObject({ effect: 'read', effectSource: 'annotation', idempotent: true });
+    const configured = resolveToolPolicy({ defaults: { timeout_ms: 5 } }, { name: 'u', command: 'x', trusted: true, tools: { t: { effect: 'write' } } }, 't', hints);
+    expect(configured).toMatchObject({ effect: 'write', effectSource: 'config', timeoutMs: 5 });
+  });
+
+  it('turns "-- CMD ARGS" into the first upstream, named after the server', () => {
+    const config = upstreamFromCommand({}, ['npx', '-y', '@modelcontextprotocol/server-memory']);
+    expect(config.upstreams?.[0]).toEqual({ name: 'server-memory', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] });
+    expect(upstreamFromCommand({}, ['node', '/x/server-everything/dist/index.js', 'stdio']).upstreams?.[0]?.name).toBe('server-everything');
+  });
+});

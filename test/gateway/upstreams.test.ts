@@ -1,0 +1,70 @@
+/**
+ * Listing pass-through and several upstreams: with one upstream, paginated listings come back
+ * page by page exactly as from a direct connection; with several, listings are merged and
+ * colliding names are namespaced `<upstream>__<name>`, and calls are routed accordingly.
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ENVELOPE_META_KEY } from '../../src/gateway/index.js';
+import { connectStdio, gatewayArgv, SERVERS, tempDir, type SdkGeneration, type TestClient } from './helpers.js';
+
+const paged = [process.execPath, fileURLToPath(new URL('./fixtures/paged-server.mjs', import.meta.url))];
+const multi = fileURLToPath(new URL('./fixtures/multi.yaml', import.meta.url));
+const dir = tempDir();
+const open: TestClient[] = [];
+afterAll(async () => {
+  await Promise.all(open.map((c) => c.close().catch(() => undefined)));
+});
+
+async function pages(c: TestClient, method: string): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await c.request(method, cursor === undefined ? {} : { cursor });
+    out.push(page);
+    cursor = page['nextCursor'] as string | undefined;
+  } while (cursor !== undefined);
+  return out;
+}
+
+describe.each(['v1', 'v2'] as const)('paginated listings, SDK client %s', (gen: SdkGeneration) => {
+  it('passes every page and cursor of tools, resources and prompts through unchanged', async () => {
+    const direct = await connectStdio(gen, paged);
+    const via = await connectStdio(gen, gatewayArgv(paged, ['--store', join(dir, `p-${gen}.sqlite`)]));
+    open.push(direct, via);
+    for (const method of ['tools/list', 'resources/list', 'prompts/list']) {
+      const [a, b] = await Promise.all([pages(direct, method), pages(via, method)]);
+      expect(a.length).toBe(3);
+      expect(b, method).toEqual(a);
+    }
+    expect(await via.request('resources/read', { uri: 'paged://r/3' })).toEqual(await direct.request('resources/read', { uri: 'paged://r/3' }));
+  });
+});
+
+describe('several upstreams under one gateway', () => {
+  it('merges listings, namespaces colliding names and routes calls to the right upstream', async () => {
+    const c = await connectStdio('v1', gatewayArgv([], ['--store', join(dir, 'multi.sqlite'), '--config', multi]).slice(0, -1));
+    open.push(c);
+    const tools = ((await c.request('tools/list', {}))['tools'] as { name: string }[]).map((t) => t.name);
+    expect(tools).toContain('a__tool_0');
+    expect(tools).toContain('b__tool_4');
+    expect(tools).toContain('echo');
+    expect(tools).not.toContain('tool_0');
+    const result = await c.request('tools/call', { name: 'b__tool_2', arguments: {} });
+    const env = (result['_meta'] as Record<string, unknown>)[ENVELOPE_META_KEY] as { status: string; call: { tool_name: string }; provenance: { source_id: string } };
+    expect(env.status).toBe('succeeded');
+    expect(env.call.tool_name).toBe('b__tool_2');
+    expect(env.provenance.source_id).toBe('mcp:b/tool_2');
+    expect(JSON.stringify(result['content'])).toContain('called tool_2');
+    const echo = await c.request('tools/call', { name: 'echo', arguments: { message: 'routed' } });
+    expect(JSON.stringify(echo['content'])).toContain('routed');
+    const prompts = ((await c.request('prompts/list', {}))['prompts'] as { name: string }[]).map((p) => p.name);
+    expect(prompts).toEqual(expect.arrayContaining(['a__prompt_0', 'b__prompt_0']));
+    const resources = (await c.request('resources/list', {}))['resources'] as unknown[];
+    expect(resources).toHaveLength(10);
+    await expect(c.request('tools/call', { name: 'tool_0', arguments: {} })).rejects.toThrow(/Unknown tool/);
+  });
+});
+
+void SERVERS;

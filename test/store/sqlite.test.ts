@@ -1,0 +1,160 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/index.js';
+import { STORE_ERROR_CODES } from '../../src/store/index.js';
+import { openSqliteStore, SQLITE_SCHEMA_VERSION } from '../../src/store/sqlite/index.js';
+import { expectCode } from './store-helpers.js';
+import { runStoreSuite } from './store-suite.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'trc-sqlite-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const paths = new WeakMap<Store, string>();
+let counter = 0;
+const newFileStore = async (): Promise<Store> => {
+  counter += 1;
+  const path = join(dir, `suite-${counter}.db`);
+  const store = await openSqliteStore({ path, synchronous: 'NORMAL' });
+  paths.set(store, path);
+  return store;
+};
+
+runStoreSuite('sqlite file', {
+  newStore: newFileStore,
+  reopen: async (store) => openSqliteStore({ path: paths.get(store) ?? '' }),
+});
+runStoreSuite('sqlite :memory:', { newStore: () => openSqliteStore({ path: ':memory:', chunkBytes: 4096 }), propertyRuns: 30 });
+
+const CHILD = new URL('./fixtures/sqlite-crash-writer.ts', import.meta.url).pathname;
+
+/** Run the crash-writer child until it reports `ready <id>`, then SIGKILL it. */
+function killWriterMidResource(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, path], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (b: Buffer) => { err += b.toString(); });
+    child.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+      const match = /ready (\S+)\n/.exec(out);
+      if (match?.[1] !== undefined) {
+        const id = match[1];
+        child.once('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve(id) : reject(new Error(`child ended by ${String(signal)}`))));
+        child.kill('SIGKILL');
+      }
+    });
+    child.on('exit', (code, signal) => {
+      if (signal === null) reject(new Error(`crash writer exited early (${String(code)}): ${err}`));
+    });
+  });
+}
+
+describe('sqlite store on disk', () => {
+  it('removes the chunks of a writer killed before commit when the file is reopened', async () => {
+    const path = join(dir, 'crash.db');
+    const before = await openSqliteStore({ path });
+    const kept = await before.createResource({ principal: 'p', tool: 't', mimeType: 'text/plain', expiresAt: null });
+    await kept.write(new TextEncoder().encode('survives'));
+    const keptMeta = await kept.commit();
+    await before.close();
+
+    const orphan = await killWriterMidResource(path);
+    const raw = new Database(path, { readonly: true });
+    const leftover = raw.prepare('SELECT COUNT(*) FROM resource_chunks WHERE resource_id = ?').pluck().get(orphan) as number;
+    raw.close();
+    expect(leftover).toBeGreaterThan(0);
+
+    const after = await openSqliteStore({ path });
+    try {
+      expect(await after.getResourceMeta(orphan)).toBeNull();
+      expect(await after.getResourceMeta(keptMeta.id)).toEqual(keptMeta);
+    } finally {
+      await after.close();
+    }
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare('SELECT COUNT(*) FROM resource_chunks WHERE resource_id = ?').pluck().get(orphan)).toBe(0);
+    expect(check.prepare('SELECT COUNT(*) FROM resources WHERE id = ?').pluck().get(orphan)).toBe(0);
+    check.close();
+  });
+
+  it('keeps the uncommitted resource of a writer that is still alive in another connection', async () => {
+    const path = join(dir, 'live.db');
+    const first = await openSqliteStore({ path });
+    const writer = await first.createResource({ principal: 'p', tool: 't', mimeType: 'text/plain', expiresAt: null });
+    await writer.write(new Uint8Array([1, 2, 3]));
+    const second = await openSqliteStore({ path });
+    const meta = await writer.commit();
+    expect(await second.getResourceMeta(writer.id)).toEqual(meta);
+    await first.close();
+    await second.close();
+  });
+
+  it('uses WAL, records the schema version and migrates only once', async () => {
+    const path = join(dir, 'schema.db');
+    await (await openSqliteStore({ path })).close();
+    await (await openSqliteStore({ path })).close();
+    const raw = new Database(path, { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(raw.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual([SQLITE_SCHEMA_VERSION]);
+    raw.close();
+  });
+
+  it('refuses a database written by a newer schema version', async () => {
+    const path = join(dir, 'future.db');
+    await (await openSqliteStore({ path })).close();
+    const raw = new Database(path);
+    raw.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)').run(SQLITE_SCHEMA_VERSION + 1, new Date().toISOString());
+    raw.close();
+    await expectCode(openSqliteStore({ path }), STORE_ERROR_CODES.schemaTooNew);
+  });
+
+  it('refuses a missing path and an unopenable file with stable codes', async () => {
+    await expectCode(openSqliteStore({ path: '' }), STORE_ERROR_CODES.badOptions);
+    await expectCode(openSqliteStore({ path: join(dir, 'no', 'such', 'dir', 'x.db') }), STORE_ERROR_CODES.backend);
+  });
+
+  it('fails with a stable code instead of hanging when another process holds the write lock', async () => {
+    const path = join(dir, 'busy.db');
+    const store = await openSqliteStore({ path, busyTimeoutMs: 100 });
+    const locker = new Database(path);
+    locker.exec('BEGIN EXCLUSIVE');
+    try {
+      const started = Date.now();
+      await expectCode(store.ledgerBegin({ key: 'k', tool: 't', principal: 'p', argsDigest: 'd', callId: 'c', now: '2026-01-01T00:00:00.000Z' }), STORE_ERROR_CODES.backend);
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      locker.exec('ROLLBACK');
+      locker.close();
+    }
+    expect((await store.ledgerBegin({ key: 'k', tool: 't', principal: 'p', argsDigest: 'd', callId: 'c', now: '2026-01-01T00:00:00.000Z' })).created).toBe(true);
+    await store.close();
+  });
+
+  it('refuses a file that is not an SQLite database with a stable code', async () => {
+    const path = join(dir, 'garbage.db');
+    writeFileSync(path, 'this is not a database, just some text long enough to have a header'.repeat(100));
+    await expectCode(openSqliteStore({ path }), STORE_ERROR_CODES.backend);
+  });
+
+  it('creates each ledger entry once when three processes begin the same keys at once', async () => {
+    const path = join(dir, 'race.db');
+    await (await openSqliteStore({ path })).close();
+    const runner = new URL('./fixtures/sqlite-ledger-racer.ts', import.meta.url).pathname;
+    const run = () => new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', runner, path], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => { out += b.toString(); });
+      child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`racer exited ${String(code)}`))));
+    });
+    const outputs = await Promise.all([run(), run(), run()]);
+    const created = outputs.join('').split('\n').filter((line) => line.startsWith('created')).length;
+    expect(created).toBe(50);
+    const store = await openSqliteStore({ path });
+    expect(await store.ledgerList()).toHaveLength(50);
+    await store.close();
+  });
+});
