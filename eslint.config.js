@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import regexp from 'eslint-plugin-regexp';
+import globals from 'globals';
 
 const CORE_STAGES = ['budget', 'evidence', 'trust', 'effects'];
 const EDGES = ['executor', 'store', 'adapters', 'gateway', 'cli', 'inspector'];
@@ -23,16 +24,18 @@ export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'schema/**', 'coverage/**', '.trc/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
-  regexp.configs['flat/recommended'],
   {
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, regexp },
     settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
     rules: {
       'import-x/no-cycle': ['error', { maxDepth: 10 }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      // Safety rules only (ReDoS, ambiguous alternatives); style is left to the author.
       'regexp/no-super-linear-backtracking': 'error',
-      'regexp/no-super-linear-move': 'error',
+      'regexp/no-dupe-disjunctions': 'error',
+      'regexp/no-misleading-capturing-group': 'error',
+      'regexp/no-misleading-unicode-character': 'error',
     },
   },
   {
@@ -55,7 +58,7 @@ export default tseslint.config(
   },
   {
     files: ['**/*.{js,mjs}'],
-    languageOptions: { globals: { URL: 'readonly', process: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: globals.node },
   },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}'],

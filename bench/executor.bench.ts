@@ -14,7 +14,7 @@ import { createMemoryStore } from '../src/store/index.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 
 const items = Array.from({ length: 12 }, (_, i) => ({ sku: `sku_${i}`, name: `Item number ${i}`, qty: i + 1, price_cents: 1999 + i }));
-const result = { order_id: 'ord_1001', status: 'shipped', customer: 'cus_42', carrier: 'DHL Express', tracking: 'JD014600006281234567', items };
+const result = { order_id: 'ord_1001', status: 'shipped', customer: 'cus_42', carrier: 'DHL Express', tracking: 'JD014600006281234567', note: 'Leave at the front desk if nobody answers the door.', items };
 const bytes = Buffer.byteLength(JSON.stringify(result));
 
 const tool = defineTool({

@@ -79,6 +79,7 @@ export async function fitCore(input: CoreInput, budget: ResolvedBudget, ctx: Fit
     counter,
     targets,
     onPath,
+    alreadyTrimmed: input.root !== undefined && input.root.total > keptByStream,
   });
   const { trims, lists } = applyRoot(outcome, input.root, keptByStream);
   if (trims.length === 0) {

@@ -42,6 +42,8 @@ export interface SearchTarget {
   /** Evidence-named pointers (relative to data) and their ancestors. */
   readonly targets: ReadonlySet<string>;
   readonly onPath: ReadonlySet<string>;
+  /** True when items were already dropped before this search (the streaming path). */
+  readonly alreadyTrimmed?: boolean;
 }
 
 /**
@@ -55,7 +57,7 @@ export function searchTrim(data: unknown, t: SearchTarget): TrimOutcome {
   const attempt = (s: number, protect: boolean): TrimOutcome =>
     trimValue(data, scaled(t.budget, s), guarded ? { targets: t.targets, onPath: t.onPath, limits: protect ? user : scaled(t.budget, s) } : undefined);
   const fits = (o: TrimOutcome) =>
-    o.trims.length === 0
+    o.trims.length === 0 && t.alreadyTrimmed !== true
       ? fitsWithin(o.value, t.budget.maxTokens, t.budget.maxBytes, t.counter)
       : fitsWithin(o.value, t.dataTokens, t.dataBytes, t.counter);
 

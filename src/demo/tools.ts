@@ -2,7 +2,9 @@
  * The demo's tools: ordinary functions over the demo world, declared with `defineTool`. They
  * return business objects; everything contract-related is the executor's job.
  */
+import { page } from '../budget/index.js';
 import { defineTool, type AnyTool, type ToolDefinition } from '../executor/index.js';
+import type { Store } from '../store/types.js';
 import { WEB_PAGE_TEXT, WEB_PAGE_URL, type World } from './world.js';
 
 const strictObject = (properties: Record<string, unknown>) => ({
@@ -20,6 +22,10 @@ export interface DemoToolOptions {
   /** Payment attempts whose response is lost after the charge committed. */
   readonly loseResponses: Set<string>;
   readonly now: () => string;
+  /** The trc store holding externalized results, for paging with a cursor. */
+  readonly store: Store;
+  /** Items per page of `items_page`. */
+  readonly pageSize: number;
 }
 
 /** Every tool of the demo, by name. */
@@ -27,6 +33,7 @@ export function demoTools(o: DemoToolOptions): { all: AnyTool[]; byName: Record<
   const tools: ToolDefinition<never, unknown>[] = [
     orderGet(o),
     itemsList(o),
+    itemsPage(o),
     webFetch(),
     emailSend(),
     paymentCharge(o),
@@ -81,6 +88,23 @@ function itemsList({ world }: DemoToolOptions) {
     run: () => {
       const total = world.itemCount();
       return { data: { items: world.items(0, total) }, completeness: { state: 'complete', returned_items: total, available_items: total } };
+    },
+  });
+}
+
+function itemsPage({ store, pageSize }: DemoToolOptions) {
+  return defineTool<{ cursor: string }>({
+    name: 'items_page',
+    description: 'Read the next slice of a list that was fitted to the budget, by its cursor.',
+    effect: 'read',
+    risk: 'low',
+    timeoutMs: 5_000,
+    source: { type: 'tool', id: 'items_list' },
+    input: strictObject({ cursor: { type: 'string' } }),
+    // The cursor is re-authorized for the calling principal on every read (Z6).
+    run: async ({ cursor }, ctx) => {
+      const slice = await page(cursor, ctx.principal.id, { store, pageSize });
+      return { data: { items: slice.data as unknown[] }, ...(slice.completeness === undefined ? {} : { completeness: slice.completeness }) };
     },
   });
 }

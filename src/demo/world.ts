@@ -16,6 +16,8 @@ export interface World {
   charge(key: string, orderId: string, amountCents: number, at: string): { id: string; created: boolean };
   chargeByKey(key: string): { id: string; created_at: string } | undefined;
   chargeCount(orderId: string): number;
+  /** Rows of the payments table committed under one idempotency key (the demo's "exactly one"). */
+  chargesWithKey(key: string): { id: string; order_id: string; amount_cents: number; created_at: string }[];
   close(): void;
 }
 
@@ -64,6 +66,7 @@ export function openWorld(path: string): World {
     },
     chargeByKey: (key) => byKey.get(key) as { id: string; created_at: string } | undefined,
     chargeCount: (orderId) => (db.prepare('SELECT count(*) AS n FROM charges WHERE order_id = ?').get(orderId) as { n: number }).n,
+    chargesWithKey: (key) => db.prepare('SELECT id, order_id, amount_cents, created_at FROM charges WHERE idempotency_key = ? ORDER BY id').all(key) as ReturnType<World['chargesWithKey']>,
     close: () => db.close(),
   };
 }

@@ -21,7 +21,7 @@ export interface ToolDefinition<A = unknown, D = unknown> extends ToolSpec<A, D>
 let ajv: ReturnType<typeof createAjv2020> | undefined;
 const sharedAjv = () => (ajv ??= createAjv2020());
 
-const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const NAME = /^[\w.-]{1,64}$/;
 
 /**
  * Declare a tool. Throws `TrcError('TOOL_SCHEMA_NOT_STRICT')` listing every strict-rule

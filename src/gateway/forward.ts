@@ -43,13 +43,16 @@ export async function forwardRequest(
   extra: ForwardExtra,
   options: { timeoutMs?: number } = {},
 ): Promise<Record<string, unknown>> {
-  const { params: sent, onprogress } = withProgress(params, extra);
+  const pending: Promise<void>[] = [];
+  const { params: sent, onprogress } = withProgress(params, extra, pending);
   try {
     const result = await up.client.request({ method, ...(sent === undefined ? {} : { params: sent }) }, ResultSchema, {
       signal: extra.signal,
       ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs, maxTotalTimeout: options.timeoutMs }),
       ...(onprogress === undefined ? {} : { onprogress }),
     });
+    // Progress relayed before the answer must reach the client before it.
+    await Promise.all(pending);
     return result as Record<string, unknown>;
   } catch (error) {
     throw relayError(error);
@@ -63,6 +66,7 @@ export async function forwardRequest(
 export function withProgress(
   params: Record<string, unknown> | undefined,
   extra: ForwardExtra,
+  pending: Promise<void>[] = [],
 ): { params: Record<string, unknown> | undefined; onprogress: ((p: Progress) => void) | undefined } {
   const meta = params?.['_meta'] as Record<string, unknown> | undefined;
   const token = meta?.['progressToken'];
@@ -73,7 +77,7 @@ export function withProgress(
   return {
     params: clean,
     onprogress: (p: Progress) => {
-      void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => undefined);
+      pending.push(extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => undefined));
     },
   };
 }

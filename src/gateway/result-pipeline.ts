@@ -81,7 +81,8 @@ export async function runResultPipeline(outcome: ToolOutcome, ctx: PipelineConte
         callId: ctx.call.call_id,
         now: ctx.now,
         ttlMs: ctx.handleTtlSeconds * 1000,
-        dropFields: (e) => hideInternal(e, ctx.policy.visibility),
+        // Only with internal fields: given a hook, the stored resource is the filtered result.
+        ...(hasInternal(ctx.policy.visibility) ? { dropFields: (e: Envelope) => hideInternal(e, ctx.policy.visibility) } : {}),
         ...(rawText === undefined ? {} : { raw: rawText }),
       },
     );
@@ -160,6 +161,10 @@ function at(data: unknown, pointer: string): unknown {
     cur = (cur as Record<string, unknown>)[t];
   }
   return cur;
+}
+
+function hasInternal(visibility: Readonly<Record<string, string>>): boolean {
+  return Object.values(visibility).includes('internal');
 }
 
 function hideInternal(env: Envelope, visibility: Readonly<Record<string, string>>): Envelope {

@@ -165,6 +165,8 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
   strong('hijack.in-your-output', 'task_hijack', 'in|within|throughout your @yourOutput ~3 @editVerb'),
   weak('hijack.code-block-ref', 'task_hijack', '@following code ~1 @codeBlock'),
   weak('hijack.your-code', 'task_hijack', 'your @codeNoun'),
+  weak('hijack.code-you-write', 'task_hijack', '@codeNoun ~1 you ~1 develop|write|build|create|produce|generate|implement'),
+  weak('hijack.nudge', 'task_hijack', 'don|dont|do ~2 hesitate|forget ~3 @codeInsertVerb'),
 
   strong('tool.use-tool-with-args', 'tool_call', '@callVerb ~2 @toolNoun ~4 with ~3 @argNoun'),
   weak('tool.use-the-tool', 'tool_call', '@callVerb the ~1 @toolNoun'),

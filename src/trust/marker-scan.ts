@@ -78,13 +78,13 @@ function allPositions(text: string, needles: readonly string[]): number[] {
   return needles.flatMap((n) => positions(text, n)).sort((a, b) => a - b);
 }
 
+// A template slot the reader is meant to fill: {data}, {{secret}}, [DATA], <data>, $SECRET, %7Bdata%7D.
+const PLACEHOLDER = /^(?:\{\{?|[[<$]|%7b|%5b|%3c)[a-z_][\w .-]{0,40}/;
+
 /**
  * How a URL's query could carry data out: a template placeholder as a value (`?q={history}`,
  * `?d=$SECRET`), or a long or prose-like value. Short settings (`?style=flat`, `?v=2`) carry nothing.
  */
-// A template slot the reader is meant to fill: {data}, {{secret}}, [DATA], <data>, $SECRET, %7Bdata%7D.
-const PLACEHOLDER = /^(?:\{\{?|\[|<|\$|%7b|%5b|%3c)[a-z_][\w .-]{0,40}/;
-
 function queryCarriesData(url: string): 'placeholder' | 'data' | null {
   const q = url.indexOf('?');
   if (q === -1) return null;

@@ -29,6 +29,12 @@ describe('fromMcpResult', () => {
     expect(validate(env).valid).toBe(true);
   });
 
+  it('classifies a transport failure of a write as an unknown outcome, not a malformed result', () => {
+    const env = fromMcpResult(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), tool, ctx);
+    expect(env.status).toBe('unknown');
+    expect(env.error?.code).toBe('COMMIT_STATUS_UNKNOWN');
+  });
+
   it('accepts a whole JSON-RPC error response', () => {
     const env = fromMcpResult({ jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'Method not found' } }, tool, ctx);
     expect(env.error).toMatchObject({ kind: 'protocol', category: 'protocol', jsonrpc_code: -32601 });

@@ -25,7 +25,7 @@ describe('trc audit', () => {
     const records = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { tool: string; status: string; detail: { upstream: string; envelope: { data: unknown } } });
     expect(records.map((r) => r.tool)).toEqual(['echo', 'echo']);
     expect(records[0]?.detail.upstream).toBe('faulty-server');
-    expect(JSON.stringify(records[1]?.detail.envelope.data)).toContain('two');
+    expect(JSON.stringify(records[1]?.detail.envelope)).toContain('two');
 
     const future = await runCli(['audit', '--store', store, '--since', '2999-01-01']);
     expect(future.stdout).toContain('no recorded calls match');

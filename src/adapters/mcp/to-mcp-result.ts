@@ -11,9 +11,12 @@ import { ENVELOPE_META_KEY, type SpecCallToolResult as CallToolResult, type Spec
 /** Options of {@link toMcpResult}. */
 export interface ToMcpOptions {
   /**
-   * `structuredContent`: `auto` (default) sends the data when it is a JSON object; `always`
-   * requires it (set this when the tool declares an output schema — the spec then requires
-   * structured content); `never` leaves it out.
+   * `structuredContent`: `auto` (default) sends the data when it is a JSON object, and a
+   * failure's structured `details`; `always` requires object data — set it when the tool
+   * declares an output schema (the spec then requires structured content). With `always`, a
+   * failure carries no `structuredContent`, because deployed v1 SDK clients validate error
+   * results against the output schema too and would reject the call; the error payload stays
+   * in the text and in `_meta`. `never` leaves it out.
    */
   readonly structured?: 'auto' | 'always' | 'never';
   /** Put the whole envelope under `_meta["dev.tool-result-contract/envelope"]` (default true). */
@@ -41,6 +44,7 @@ export function toMcpResult(env: Envelope, options: ToMcpOptions = {}): CallTool
 function structuredFor(env: Envelope, isError: boolean, mode: 'auto' | 'always' | 'never'): Record<string, unknown> | undefined {
   if (mode === 'never') return undefined;
   // An error result carries its structured payload, which output schemas do not describe.
+  if (isError && mode === 'always') return undefined;
   const value = isError ? env.error?.details : env.status === 'succeeded' || env.status === 'partial' ? env.data : undefined;
   if (isPlainObject(value)) return value;
   if (mode === 'always' && !isError) {

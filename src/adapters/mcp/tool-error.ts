@@ -4,7 +4,7 @@
  * category) is used, but a claim of retryability is believed only from a trusted server —
  * retryability is the executor's call (X3), not the tool's.
  */
-import { ERROR_ACTIONS, ERROR_CATEGORIES, type ErrorAction, type ErrorCategory, type ErrorInfo } from '../../contract/index.js';
+import { CONTRACT_VERSION, ERROR_ACTIONS, ERROR_CATEGORIES, type ErrorAction, type ErrorCategory, type ErrorInfo } from '../../contract/index.js';
 
 const CODE = /^[A-Z][\w.:-]*$/i;
 const MAX_MESSAGE = 500;
@@ -55,7 +55,15 @@ export function errorPayload(structured: Record<string, unknown> | undefined, te
     if (!trimmed.startsWith('{')) continue;
     try {
       const v: unknown = JSON.parse(trimmed);
-      if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) continue;
+      const rec = v as Record<string, unknown>;
+      // The contract's own model view (from toMcpResult): its error block is the payload.
+      if (rec['contract'] === CONTRACT_VERSION) {
+        const err = rec['error'];
+        if (typeof err === 'object' && err !== null && !Array.isArray(err)) return err as Record<string, unknown>;
+        continue;
+      }
+      return rec;
     } catch {
       // Not JSON: the text stays a message.
     }
