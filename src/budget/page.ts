@@ -45,7 +45,8 @@ async function sliceNested(chunks: AsyncIterable<Uint8Array>, pointer: string, o
   const list = resolvePointer(doc, pointer);
   if (!list.ok || !Array.isArray(list.value)) throw new TrcError('PAGE_NOT_A_LIST', `the stored result has no list at ${pointer}`);
   // A stored envelope may itself have been incomplete upstream: carry its cursor on.
-  const completeness = pointer.startsWith('/data') ? (doc as { completeness?: Completeness }).completeness : undefined;
+  const isEnvelope = doc !== null && typeof doc === 'object' && 'contract_version' in doc;
+  const completeness = isEnvelope ? (doc as { completeness?: Completeness }).completeness : undefined;
   return {
     items: list.value.slice(offset, offset + size),
     total: list.value.length,

@@ -8,6 +8,8 @@ import type { Envelope } from '../contract/index.js';
 export interface DemoCall {
   readonly call_id: string;
   readonly tool: string;
+  /** The arguments the (scripted) model sent. */
+  readonly args: unknown;
   readonly status: Envelope['status'];
   /** `complete`, `partial`, `truncated`, … or `-` when the envelope has no completeness. */
   readonly completeness: string;
@@ -46,10 +48,11 @@ export interface DemoTranscript {
 }
 
 /** Compact view of an envelope's call for a {@link DemoCall}. */
-export function demoCall(envelope: Envelope, modelSees: string): DemoCall {
+export function demoCall(envelope: Envelope, args: unknown, modelSees: string): DemoCall {
   return {
     call_id: envelope.call.call_id,
     tool: envelope.call.tool_name,
+    args,
     status: envelope.status,
     completeness: envelope.completeness?.state ?? '-',
     model_sees: modelSees,

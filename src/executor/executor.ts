@@ -175,6 +175,15 @@ export function createExecutor(options: ExecutorOptions): Executor {
       detail.execution.classification = error;
       return finish(failed({ call: callInfo, error, side_effect: noEffect }));
     }
+    if (aDigest === 'sha256:unrepresentable') {
+      // Arguments must be JSON: NaN, Infinity, cycles or lone surrogates have no canonical form,
+      // so no idempotency key or audit digest could be made for them.
+      detail.call.args_valid = false;
+      const error: ErrorInfo = { category: 'validation', code: 'ARGUMENTS_NOT_JSON', message: 'the arguments are not plain JSON (NaN, Infinity, a cycle or a lone surrogate)', retryable: false, action: 'fix_arguments', kind: 'execution' };
+      detail.execution.classification = error;
+      notes.call.push('arguments rejected: not plain JSON');
+      return finish(failed({ call: callInfo, error, side_effect: noEffect }));
+    }
     detail.call.args_valid = true;
     const decision = await stages.policy({ tool, args: c.args, principal, call: c });
     detail.call.authorization = decision.effect;

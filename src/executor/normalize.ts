@@ -2,7 +2,7 @@
  * Normalize a tool's return value into an envelope with the contract builders (S1–S9). Pure:
  * the executor supplies the clock and the key.
  */
-import { failed, partial, succeeded, type CallInput, type Envelope, type ErrorInfo, type SideEffectInput } from '../contract/index.js';
+import { failed, partial, succeeded, type CallInput, type Envelope, type ErrorInfo, type Evidence, type SideEffectInput, type Warning } from '../contract/index.js';
 import { statePatch, withMemoryDecision, type MemoryPolicy } from '../effects/index.js';
 import type { ToolDefinition } from './define-tool.js';
 import type { ToolOutput } from './types.js';
@@ -47,7 +47,7 @@ export function normalizeOutput(input: NormalizeInput): { ok: true; envelope: En
   }
   const data = output.data as NonNullable<unknown>;
   const provenance = { source_type: tool.source.type, source_id: output.source_id ?? tool.source.id, retrieved_at: input.retrievedAt, observed_at: output.observed_at ?? null };
-  const common = {
+  const common: Common = {
     call: input.call,
     data,
     provenance,
@@ -55,6 +55,27 @@ export function normalizeOutput(input: NormalizeInput): { ok: true; envelope: En
     ...(output.evidence === undefined ? {} : { evidence: output.evidence }),
     ...(output.warnings === undefined ? {} : { warnings: output.warnings }),
   };
+  // The builders digest the data (RFC 8785); NaN, Infinity, cycles or lone surrogates have no
+  // canonical form, so such data is refused as a broken output rather than thrown.
+  try {
+    return { ok: true, envelope: build(input, output, data, common), output };
+  } catch (cause) {
+    return { ok: false, problem: { code: 'TOOL_OUTPUT_INVALID', message: `tool "${tool.name}" returned data that is not plain JSON: ${(cause as Error).message}` } };
+  }
+}
+
+/** Fields the `succeeded` and `partial` builders share. */
+interface Common {
+  call: CallInput;
+  data: NonNullable<unknown>;
+  provenance: { source_type: string; source_id: string; retrieved_at: string; observed_at: string | null };
+  side_effect?: SideEffectInput;
+  evidence?: Evidence[];
+  warnings?: Warning[];
+}
+
+function build(input: NormalizeInput, output: ToolOutput, data: NonNullable<unknown>, common: Common): Envelope {
+  const { tool } = input;
   const c = output.completeness ?? defaultCompleteness(data);
   const state = c.state;
   const incomplete = state === 'truncated' || state === 'partial';
@@ -74,7 +95,7 @@ export function normalizeOutput(input: NormalizeInput): { ok: true; envelope: En
   if (output.memory !== undefined) {
     envelope.memory_candidate = withMemoryDecision(output.memory, { originSourceType: tool.source.type, ...(input.memoryPolicy === undefined ? {} : { policy: input.memoryPolicy }) });
   }
-  return { ok: true, envelope, output };
+  return envelope;
 }
 
 function defaultCompleteness(data: unknown): NonNullable<ToolOutput['completeness']> {

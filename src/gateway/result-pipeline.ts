@@ -7,7 +7,7 @@
  * Outcomes without a tool result (crash, deadline, cancellation) get gateway envelopes.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { failed, parsePointer, validate, escapePointerToken, type CallInfo, type Envelope, type UntrustedContent, type Warning } from '../contract/index.js';
+import { digest, failed, parsePointer, resolvePointer, validate, escapePointerToken, type CallInfo, type Envelope, type UntrustedContent, type Warning } from '../contract/index.js';
 import { fromMcpResult, toMcpResult } from '../adapters/mcp/index.js';
 import { fit } from '../budget/index.js';
 import { detectInstructions, DEFAULT_ALLOWED_USES, DEFAULT_FORBIDDEN_USES } from '../trust/index.js';
@@ -46,6 +46,30 @@ export type ToolOutcome = { readonly kind: 'result'; readonly result: unknown } 
  * @example const { envelope, result } = await runResultPipeline({ kind: 'result', result: upstreamResult }, ctx);
  */
 export async function runResultPipeline(outcome: ToolOutcome, ctx: PipelineContext): Promise<PipelineOutput> {
+  try {
+    return await pipeline(outcome, ctx);
+  } catch (cause) {
+    // A stage refused the result (e.g. a budget it cannot meet): say so, never crash the call.
+    const code = (cause as { code?: unknown }).code;
+    return finish(
+      failed({
+        call: ctx.call,
+        error: {
+          category: 'internal',
+          code: 'GATEWAY_PIPELINE_ERROR',
+          message: `the gateway could not process this result: ${(cause as Error).message ?? String(cause)}`,
+          retryable: false,
+          action: 'explain_to_user',
+          details: { cause_code: typeof code === 'string' ? code : null },
+        },
+        side_effect: { occurred: false, operation: ctx.policy.effect === 'write' ? ctx.upstreamTool : 'read', idempotency_key: ctx.idempotencyKey },
+      }),
+      ctx,
+    );
+  }
+}
+
+async function pipeline(outcome: ToolOutcome, ctx: PipelineContext): Promise<PipelineOutput> {
   if (outcome.kind !== 'result') return finish(noResultEnvelope(outcome, { ...ctx, sent: outcome.kind !== 'unavailable' }), ctx);
   const raw = outcome.result as Partial<CallToolResult> | null;
   const isError = raw?.isError === true;
@@ -67,7 +91,10 @@ export async function runResultPipeline(outcome: ToolOutcome, ctx: PipelineConte
   if (ctx.policy.effect === 'write' && ctx.policy.effectSource === 'default' && !isError) {
     warnings.push({ code: 'EFFECT_UNDECLARED', message: `the effect of ${ctx.upstreamTool} is not configured (annotations of an untrusted server are only hints); it is handled as a possible write` });
   }
-  env = { ...env, warnings: [...env.warnings, ...warnings], untrusted_content: [...(env.untrusted_content ?? []), ...untrustedFields(env.data, ctx)] };
+  env = { ...env, warnings: [...env.warnings, ...warnings] };
+  // Z3: sensitive fields go first, before anything is isolated, trimmed or stored.
+  env = hideInternal(env, ctx.policy.visibility);
+  env = { ...env, untrusted_content: [...(env.untrusted_content ?? []), ...untrustedFields(env.data, ctx)] };
 
   if (env.status === 'succeeded' || env.status === 'partial') {
     const rawText = rawBody(raw);
@@ -174,7 +201,7 @@ function hideInternal(env: Envelope, visibility: Readonly<Record<string, string>
   let removed = 0;
   for (const tokens of internal) {
     if (tokens === null || tokens.length === 0) continue;
-    const parent = at(data, '/' + tokens.slice(0, -1).map(escapePointerToken).join('/'));
+    const parent = at(data, tokens.slice(0, -1).map((t) => '/' + escapePointerToken(t)).join(''));
     const last = tokens[tokens.length - 1] as string;
     if (parent !== null && typeof parent === 'object' && Object.hasOwn(parent, last)) {
       if (Array.isArray(parent)) parent.splice(Number(last), 1);
@@ -183,7 +210,18 @@ function hideInternal(env: Envelope, visibility: Readonly<Record<string, string>
     }
   }
   if (removed === 0) return env;
-  return { ...env, data, warnings: [...env.warnings, { code: 'FIELDS_WITHHELD', message: `${removed} internal field(s) were withheld by policy` }] };
+  // Server text mirrors the structured data, internal fields included: it is dropped too.
+  const { extensions: _mirror, ...rest } = env;
+  return {
+    ...rest,
+    data,
+    result_digest: digest(data),
+    untrusted_content: (env.untrusted_content ?? []).filter((u) => u.origin !== undefined && u.origin.startsWith('/data/')),
+    evidence: (env.evidence ?? [])
+      .map((e) => ({ ...e, supports: e.supports.filter((p) => !p.startsWith('/data') || resolvePointer({ data }, p).ok) }))
+      .filter((e) => e.supports.length > 0),
+    warnings: [...env.warnings, { code: 'FIELDS_WITHHELD', message: `${removed} internal field(s) were withheld by policy, with the server text that repeated them` }],
+  };
 }
 
 function externalId(structured: unknown): string | null {

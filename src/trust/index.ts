@@ -37,4 +37,5 @@ export { findTaint } from './taint.js';
 export type { Taint, TaintKind } from './taint.js';
 export { effectivePolicy, riskFromAnnotations, toolHints } from './tool-hints.js';
 export { findAuthorityClaims, authorityWarnings } from './authority-claims.js';
+export { isUseAllowed } from './content-uses.js';
 export type { AuthorityClaim } from './authority-claims.js';

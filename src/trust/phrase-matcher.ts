@@ -101,8 +101,10 @@ export function compilePhrases(groups: Readonly<Record<string, readonly string[]
   return { vocab, typoIndex, byFirstWord };
 }
 
+/** Letters and digits of alphabetic scripts; emoji, symbols and surrogates separate words. */
 function isWordChar(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0xc0 && c !== 0x2028 && c !== 0x2029);
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7) ||
+    (c >= 0x370 && c <= 0x6ff) || (c >= 0x900 && c <= 0xdff);
 }
 
 function lookup(m: PhraseMatcher, word: string, cache: Map<string, number>): number {

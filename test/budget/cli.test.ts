@@ -31,6 +31,8 @@ describe('trc fit and trc resource get', () => {
   it('prints a fitted envelope and stores the raw file, readable back byte for byte by the same principal', async () => {
     const fitRun = await runCli(['fit', rowsFile, '--max-items', '7', '--store', db, '--principal', 'alice', '--json']);
     expect(fitRun.code).toBe(0);
+    // stderr is not a terminal here, so no progress bar.
+    expect(fitRun.stderr).toBe('');
     const env = JSON.parse(fitRun.stdout) as Envelope;
     expect(validate(env).valid).toBe(true);
     expect(env.completeness).toMatchObject({ state: 'truncated', returned_items: 7, available_items: 60 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { validate, type Envelope } from '../../src/contract/index.js';
-import { createExecutor, ToolFailure, type AnyTool, type Policy } from '../../src/executor/index.js';
+import { createExecutor, defineTool, ToolFailure, type AnyTool, type Policy } from '../../src/executor/index.js';
 import { createMemoryStore } from '../../src/store/index.js';
 import { httpError, netError, never, readTool, writeTool } from './helpers/tools.js';
 
@@ -87,4 +87,29 @@ describe('X1–X3 classification through the executor', () => {
       if (env.status === 'unknown') expect(env.reconciliation?.required).toBe(true);
     });
   }
+});
+
+describe('inputs and outputs that are not plain JSON', () => {
+  it('refuses arguments without a canonical form instead of throwing', async () => {
+    const tool = defineTool({ name: 'calc', description: 'c', effect: 'write', risk: 'low', timeoutMs: 50, source: { type: 'api', id: 'calc' },
+      input: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'], additionalProperties: false },
+      run: () => ({ data: { ok: true }, external_id: 'e1' }) });
+    const env = await createExecutor({ tools: [tool], store: createMemoryStore() }).call({ call_id: 'c1', tool_name: 'calc', args: { x: Number.NaN } }, { id: 'u1' });
+    expect(env.status).toBe('failed');
+    expect(env.error?.code).toBe('ARGUMENTS_NOT_JSON');
+  });
+
+  it('turns data with NaN or a cycle into a contract error on a read, and an unknown outcome on a write', async () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic['self'] = cyclic;
+    const read = readTool(() => ({ data: { n: Number.NaN } }));
+    const write = writeTool(() => ({ data: cyclic, external_id: 'x1' }));
+    const executor = createExecutor({ tools: [read, write], store: createMemoryStore() });
+    const r = await executor.call({ call_id: 'c1', tool_name: read.name, args: { id: 'o1' } }, { id: 'u1' });
+    const w = await executor.call({ call_id: 'c2', tool_name: write.name, args: { id: 'o1' } }, { id: 'u1' });
+    expect(r.status).toBe('failed');
+    expect(r.error?.code).toBe('TOOL_OUTPUT_INVALID');
+    expect(w.status).toBe('unknown');
+    expect(validate(w).valid).toBe(true);
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { digest, validate, type Envelope } from '../../src/contract/index.js';
-import { isolate, isUntrustedRef } from '../../src/trust/index.js';
+import { isolate, isUntrustedRef, isUseAllowed } from '../../src/trust/index.js';
 import { fixture } from './helpers.js';
 
 const data = (env: Envelope): Record<string, unknown> => env.data as Record<string, unknown>;
@@ -25,6 +25,13 @@ describe('isolate', () => {
     expect(entry?.allowed_uses).toContain('summarize');
     expect(entry?.forbidden_uses).toEqual(expect.arrayContaining(['authorize_tool_call', 'follow_instructions']));
     expect(envelope.warnings).toContainEqual(expect.objectContaining({ code: 'T7.instructional-content', pointer: '/untrusted_content/0' }));
+  });
+
+  it('allows summarizing isolated text and refuses using it to authorize a call', () => {
+    const entry = isolate(fixture('ticket-envelope.json')).envelope.untrusted_content?.[0];
+    expect(entry && isUseAllowed(entry, 'summarize')).toBe(true);
+    expect(entry && isUseAllowed(entry, 'authorize_tool_call')).toBe(false);
+    expect(entry && isUseAllowed(entry, 'anything_not_listed')).toBe(false);
   });
 
   it('keeps ids, numbers, enums and short values in data', () => {

@@ -1,0 +1,99 @@
+/**
+ * `runDemo`: the scripted agent session (no LLM) over a real SQLite business database, a real
+ * HTTP carrier service and the SQLite trc store. Returns the transcript; prints nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import { createExecutor, presentStage, trustPolicy, type Principal } from '../executor/index.js';
+import { openSqliteStore } from '../store/sqlite/index.js';
+import type { Policy as TrustPolicyTable } from '../trust/index.js';
+import { startCarrierService } from './carrier-service.js';
+import type { DemoContext } from './context.js';
+import { demoPaths, prepareDemoPaths } from './paths.js';
+import { fittedList, orderLookup } from './steps-data.js';
+import { lostPayment, parallelCalls } from './steps-effects.js';
+import { checkedAnswer, disagreeingWarehouses } from './steps-evidence.js';
+import { injectedPage } from './steps-trust.js';
+import { demoTools } from './tools.js';
+import type { DemoStep, DemoTranscript } from './transcript.js';
+import { openWorld } from './world.js';
+
+/** Options of {@link runDemo}. */
+export interface RunDemoOptions {
+  /** Working directory for the default paths. */
+  readonly cwd: string;
+  /** The trc store file (or a directory for both files); default `./.trc/demo.sqlite`. */
+  readonly store?: string;
+  /** Delete both databases first. */
+  readonly fresh?: boolean;
+}
+
+/** Items the budget lets through, and the page size of the cursor: small enough to read in a terminal. */
+const PAGE_ITEMS = 10;
+
+// Call policy (T4): only `email_send` is high-risk, so a tainted address holds it (T3).
+const POLICY: TrustPolicyTable = {
+  tools: {
+    order_get: { risk: 'low' },
+    items_list: { risk: 'low' },
+    items_page: { risk: 'low' },
+    web_fetch: { risk: 'low' },
+    email_send: { risk: 'high' },
+    payment_charge: { risk: 'medium' },
+    shipping_status: { risk: 'low' },
+    stock_get: { risk: 'low' },
+  },
+};
+
+/**
+ * Run the demo session and return its transcript. The audit, ledger and stored results stay in
+ * the trc store for `trc audit` / `trc diagnose`.
+ * @example const t = await runDemo({ cwd: process.cwd(), fresh: true }); t.steps.map((s) => s.ok)
+ */
+export async function runDemo(options: RunDemoOptions): Promise<DemoTranscript> {
+  const started = Date.now();
+  const paths = demoPaths(options.cwd, options.store);
+  prepareDemoPaths(paths, options.fresh === true);
+  const world = openWorld(paths.world);
+  const store = await openSqliteStore({ path: paths.store });
+  const carrier = await startCarrierService();
+  try {
+    const loseResponses = new Set<string>();
+    const tools = demoTools({ world, shippingUrl: carrier.url, loseResponses, now: () => new Date().toISOString(), store, pageSize: PAGE_ITEMS });
+    const principal: Principal = { id: 'demo_user', roles: ['agent'] };
+    const untrusted: DemoContext['untrusted'] = [];
+    const executor = createExecutor({
+      tools: tools.all,
+      store,
+      policy: trustPolicy(POLICY, () => ({ untrustedContent: untrusted })),
+      budget: { maxItems: PAGE_ITEMS },
+      // The full labelled context (facts, evidence, completeness, boundaries) at every call.
+      stages: { present: presentStage() },
+    });
+    const ctx: DemoContext = { runId: randomBytes(3).toString('hex'), executor, store, world, principal, untrusted, envelopes: new Map(), loseResponses };
+    await executor.recoverInFlight();
+    const steps: DemoStep[] = [];
+    steps.push(await orderLookup(ctx));
+    steps.push(await fittedList(ctx));
+    steps.push(await injectedPage(ctx));
+    steps.push(await lostPayment(ctx));
+    steps.push(await parallelCalls(ctx));
+    steps.push(await disagreeingWarehouses(ctx));
+    steps.push(checkedAnswer(ctx));
+    const storeArg = JSON.stringify(paths.store);
+    const failedCall = steps[4]?.calls.find((c) => c.status === 'failed')?.call_id ?? steps[0]?.calls[0]?.call_id ?? '';
+    return {
+      run_id: ctx.runId,
+      store_path: paths.store,
+      world_path: paths.world,
+      started_at: new Date(started).toISOString(),
+      duration_ms: Date.now() - started,
+      steps,
+      ok: steps.every((s) => s.ok),
+      inspect: [`trc audit --store ${storeArg}`, `trc diagnose ${failedCall} --store ${storeArg}`, `trc diagnose ${steps[3]?.calls[0]?.call_id ?? ''} --store ${storeArg}`],
+    };
+  } finally {
+    await carrier.close();
+    await store.close();
+    world.close();
+  }
+}
