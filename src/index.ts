@@ -17,5 +17,24 @@ export {
   isTrcError,
   envelopeJsonSchema,
   minimalJsonSchema,
+  succeeded,
+  partial,
+  failed,
+  unknown,
+  accepted,
+  needsInput,
+  classifyError,
+  COMMIT_STATUS_UNKNOWN,
+  parseJson,
 } from './contract/index.js';
-export type { Envelope, MinimalEnvelope, Finding, ValidationResult, ErrorInfo, Evidence, UntrustedContent } from './contract/index.js';
+export type {
+  Envelope,
+  MinimalEnvelope,
+  Finding,
+  ValidationResult,
+  ErrorInfo,
+  Evidence,
+  UntrustedContent,
+  ClassifiedError,
+  ClassifyOptions,
+} from './contract/index.js';

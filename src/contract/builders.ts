@@ -5,6 +5,8 @@
  * a side effect that occurred must name its external id.
  */
 import { digest } from './digest.js';
+import { checkInvariants } from './invariants.js';
+import { TrcError } from './trc-error.js';
 import { CONTRACT_VERSION } from './taxonomy.js';
 import type {
   CallInfo,
@@ -89,6 +91,20 @@ function provenance(p: ProvenanceInput, now: () => string): Provenance {
 const isoNow = () => new Date().toISOString();
 
 /**
+ * The types rule out most contradictions; values can still contradict each other (returned 2 of
+ * 10 items yet "complete", evidence pointing at a missing field). A builder never hands out such
+ * an envelope: it throws `TrcError('CONTRADICTORY_ENVELOPE')` naming the rules and pointers.
+ */
+function sound(env: Envelope): Envelope {
+  const errors = checkInvariants(env, { checkDigest: false }).filter((f) => f.severity === 'error');
+  if (errors.length > 0) {
+    const list = errors.map((f) => `${f.rule} at ${f.pointer || '(root)'}: ${f.message}`).join('; ');
+    throw new TrcError('CONTRADICTORY_ENVELOPE', `the envelope would contradict the contract: ${list}`, { data: { findings: errors } });
+  }
+  return env;
+}
+
+/**
  * A call that completed and returned facts.
  * @example
  * succeeded({
@@ -108,7 +124,7 @@ export function succeeded(
     now?: () => string;
   },
 ): Envelope {
-  return {
+  return sound({
     ...base(input),
     status: 'succeeded',
     data: input.data,
@@ -118,7 +134,7 @@ export function succeeded(
     result_digest: digest(input.data),
     ...(input.conflicts === undefined ? {} : { conflicts: input.conflicts }),
     ...(input.calculation === undefined ? {} : { calculation: input.calculation }),
-  };
+  });
 }
 
 /**
@@ -137,7 +153,7 @@ export function partial(
     now?: () => string;
   },
 ): Envelope {
-  return {
+  return sound({
     ...base(input),
     status: 'partial',
     data: input.data,
@@ -145,7 +161,7 @@ export function partial(
     provenance: provenance(input.provenance, input.now ?? isoNow),
     side_effect: input.side_effect ?? READ,
     result_digest: digest(input.data),
-  };
+  });
 }
 
 /**
@@ -158,7 +174,7 @@ export function partial(
 export function failed(
   input: CommonInput & { error: ErrorInfo; side_effect?: SideEffectInput; provenance?: ProvenanceInput; now?: () => string },
 ): Envelope {
-  return {
+  return sound({
     ...base(input),
     status: 'failed',
     data: null,
@@ -166,7 +182,7 @@ export function failed(
     side_effect: input.side_effect ?? READ,
     result_digest: digest(null),
     ...(input.provenance === undefined ? {} : { provenance: provenance(input.provenance, input.now ?? isoNow) }),
-  };
+  });
 }
 
 /**
@@ -185,7 +201,7 @@ export function unknown(
     reconciliation: Reconciliation;
   },
 ): Envelope {
-  return {
+  return sound({
     ...base(input),
     status: 'unknown',
     data: null,
@@ -193,7 +209,7 @@ export function unknown(
     side_effect: { occurred: false, ...input.side_effect },
     reconciliation: input.reconciliation,
     result_digest: digest(null),
-  };
+  });
 }
 
 /**
@@ -210,7 +226,7 @@ export function accepted(
   },
 ): Envelope {
   const data = input.data ?? null;
-  return {
+  return sound({
     ...base(input),
     status: 'accepted',
     data,
@@ -219,7 +235,7 @@ export function accepted(
     result_digest: digest(data),
     ...(input.provenance === undefined ? {} : { provenance: provenance(input.provenance, input.now ?? isoNow) }),
     ...(input.reconciliation === undefined ? {} : { reconciliation: input.reconciliation }),
-  };
+  });
 }
 
 /**
@@ -229,7 +245,7 @@ export function accepted(
 export function needsInput(
   input: CommonInput & { code: string; message: string; missing?: string[]; side_effect?: SideEffectInput },
 ): Envelope {
-  return {
+  return sound({
     ...base(input),
     status: 'needs_input',
     data: null,
@@ -243,5 +259,5 @@ export function needsInput(
     },
     side_effect: input.side_effect ?? READ,
     result_digest: digest(null),
-  };
+  });
 }

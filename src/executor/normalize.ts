@@ -2,7 +2,7 @@
  * Normalize a tool's return value into an envelope with the contract builders (S1–S9). Pure:
  * the executor supplies the clock and the key.
  */
-import { failed, partial, succeeded, type CallInput, type Envelope, type ErrorInfo, type Evidence, type SideEffectInput, type Warning } from '../contract/index.js';
+import { TrcError, failed, partial, succeeded, type CallInput, type Envelope, type ErrorInfo, type Evidence, type SideEffectInput, type Warning } from '../contract/index.js';
 import { statePatch, withMemoryDecision, type MemoryPolicy } from '../effects/index.js';
 import type { ToolDefinition } from './define-tool.js';
 import type { ToolOutput } from './types.js';
@@ -60,7 +60,10 @@ export function normalizeOutput(input: NormalizeInput): { ok: true; envelope: En
   try {
     return { ok: true, envelope: build(input, output, data, common), output };
   } catch (cause) {
-    return { ok: false, problem: { code: 'TOOL_OUTPUT_INVALID', message: `tool "${tool.name}" returned data that is not plain JSON: ${(cause as Error).message}` } };
+    // Builders also refuse values that contradict each other (CONTRADICTORY_ENVELOPE).
+    const contradictory = cause instanceof TrcError && cause.code === 'CONTRADICTORY_ENVELOPE';
+    const what = contradictory ? 'an output that contradicts the contract' : 'data that is not plain JSON';
+    return { ok: false, problem: { code: 'TOOL_OUTPUT_INVALID', message: `tool "${tool.name}" returned ${what}: ${(cause as Error).message}` } };
   }
 }
 
@@ -81,7 +84,7 @@ function build(input: NormalizeInput, output: ToolOutput, data: NonNullable<unkn
   const incomplete = state === 'truncated' || state === 'partial';
   let envelope: Envelope = incomplete
     ? partial({ ...common, completeness: { ...c, state } })
-    : // A `complete` with a cursor or fewer items than available is caught by validate() and replaced.
+    : // A `complete` with a cursor or fewer items than available is refused by the builder.
       succeeded({ ...common, completeness: c as never, ...(output.conflicts === undefined ? {} : { conflicts: output.conflicts }) });
   if (incomplete && output.conflicts !== undefined) envelope = { ...envelope, conflicts: output.conflicts };
   if (output.state !== undefined) {

@@ -27,7 +27,8 @@ const resourceCount = (): number => {
   }
 };
 
-describe('trc fit and trc resource get', () => {
+// Each case spawns the CLI through tsx; allow for a busy machine.
+describe('trc fit and trc resource get', { timeout: 120_000 }, () => {
   it('prints a fitted envelope and stores the raw file, readable back byte for byte by the same principal', async () => {
     const fitRun = await runCli(['fit', rowsFile, '--max-items', '7', '--store', db, '--principal', 'alice', '--json']);
     expect(fitRun.code).toBe(0);
