@@ -8,7 +8,7 @@ import type { DemoCall, DemoStep, DemoTranscript } from './transcript.js';
 /** Options of {@link renderText}. */
 export interface RenderOptions {
   readonly color: boolean;
-  /** Lines of model-facing text shown per call before cutting (default 24). */
+  /** Lines of model-facing text shown per call before cutting the middle (default 28). */
   readonly maxLines?: number;
 }
 
@@ -26,9 +26,16 @@ function paint(color: boolean): Paint {
 
 function modelBox(text: string, maxLines: number, p: Paint): string[] {
   const lines = text.split('\n');
-  const shown = lines.slice(0, maxLines).map((l) => p.dim('  │ ') + l);
-  if (lines.length > maxLines) shown.push(p.dim(`  │ … ${lines.length - maxLines} more lines (the full text is in --json)`));
-  return shown;
+  const bar = p.dim('  │ ');
+  if (lines.length <= maxLines) return lines.map((l) => bar + l);
+  // Keep the head (status, first facts) and the tail (summary, completeness, external content).
+  const head = Math.ceil(maxLines * 0.4);
+  const tail = maxLines - head;
+  return [
+    ...lines.slice(0, head).map((l) => bar + l),
+    p.dim(`  │ … ${lines.length - maxLines} more lines (the full text is in --json)`),
+    ...lines.slice(-tail).map((l) => bar + l),
+  ];
 }
 
 function renderCall(c: DemoCall, maxLines: number, p: Paint): string[] {
@@ -47,12 +54,19 @@ function renderStep(s: DemoStep, maxLines: number, p: Paint): string[] {
   return out;
 }
 
+/** Error and warning codes of a call, for the table rows after a step's first. */
+function callCodes(c: DemoCall): string {
+  const codes = c.envelope.warnings.map((w) => (typeof w === 'string' ? '' : w.code)).filter((w) => w !== '');
+  if (c.envelope.error) codes.unshift(`${c.envelope.error.code}${c.envelope.error.retryable ? ' (retryable)' : ''}`);
+  return codes.join(', ');
+}
+
 /** Rows of the closing table: one per call, the step's key facts on its first row. */
 function tableRows(t: DemoTranscript): string[][] {
   const rows: string[][] = [];
   for (const s of t.steps) {
     if (s.calls.length === 0) rows.push([String(s.step), 'checkAnswer', '-', '-', s.key_facts]);
-    s.calls.forEach((c, i) => rows.push([i === 0 ? String(s.step) : '', c.tool, c.status, c.completeness, i === 0 ? s.key_facts : '']));
+    s.calls.forEach((c, i) => rows.push([i === 0 ? String(s.step) : '', c.tool, c.status, c.completeness, i === 0 ? s.key_facts : callCodes(c)]));
   }
   return rows;
 }
@@ -69,7 +83,7 @@ function table(header: string[], rows: string[][]): string[] {
  */
 export function renderText(t: DemoTranscript, options: RenderOptions): string {
   const p = paint(options.color);
-  const maxLines = options.maxLines ?? 24;
+  const maxLines = options.maxLines ?? 28;
   const out = [
     p.bold(`trc demo — a scripted agent session, no LLM (run ${t.run_id})`),
     `${p.dim('trc store:')} ${t.store_path}`,

@@ -3,6 +3,7 @@
  * HTTP carrier service and the SQLite trc store. Returns the transcript; prints nothing.
  */
 import { randomBytes } from 'node:crypto';
+import { isAbsolute, relative } from 'node:path';
 import { createExecutor, presentStage, trustPolicy, type Principal } from '../executor/index.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import type { Policy as TrustPolicyTable } from '../trust/index.js';
@@ -79,7 +80,7 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoTranscript> 
     steps.push(await parallelCalls(ctx));
     steps.push(await disagreeingWarehouses(ctx));
     steps.push(checkedAnswer(ctx));
-    const storeArg = JSON.stringify(paths.store);
+    const storeArg = shellArg(displayPath(options.cwd, paths.store));
     const failedCall = steps[4]?.calls.find((c) => c.status === 'failed')?.call_id ?? steps[0]?.calls[0]?.call_id ?? '';
     return {
       run_id: ctx.runId,
@@ -96,4 +97,15 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoTranscript> 
     await store.close();
     world.close();
   }
+}
+
+/** A path relative to the working directory when it lies below it, else absolute. */
+function displayPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+}
+
+/** Quote a command-line argument only when the shell would split or expand it. */
+function shellArg(arg: string): string {
+  return /^[\w./:@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }

@@ -90,8 +90,9 @@ function itemsList({ world }: DemoToolOptions) {
       return {
         data: { items: world.items(0, total) },
         completeness: { state: 'complete', returned_items: total, available_items: total },
-        // One query over the whole table backs the list (and any count taken from it).
-        evidence: [{ evidence_id: 'ev_items', kind: 'query', locator: { table: 'items', columns: ['id', 'sku', 'name', 'price_cents', 'stock'] }, supports: ['/data/items'] }],
+        // The table backs the count of the list; the list itself may be cut to the budget, and
+        // evidence for a cut node is re-pointed at the stored raw result.
+        evidence: [{ evidence_id: 'ev_items', kind: 'query', source: { type: 'database', name: 'catalogue.items' }, locator: { table: 'items', columns: ['id', 'sku', 'name', 'price_cents', 'stock'] }, supports: ['/completeness/available_items'], quote: `count(*) = ${total}` }],
       };
     },
   });

@@ -9,7 +9,7 @@ import type { ToolOutput } from './types.js';
 
 /** Why a return value could not be normalized. */
 export interface NormalizeProblem {
-  readonly code: 'TOOL_OUTPUT_INVALID' | 'WRITE_WITHOUT_EXTERNAL_ID';
+  readonly code: 'TOOL_OUTPUT_INVALID' | 'WRITE_WITHOUT_EXTERNAL_ID' | 'INTERNAL_CONTRACT_VIOLATION';
   readonly message: string;
 }
 
@@ -60,10 +60,12 @@ export function normalizeOutput(input: NormalizeInput): { ok: true; envelope: En
   try {
     return { ok: true, envelope: build(input, output, data, common), output };
   } catch (cause) {
-    // Builders also refuse values that contradict each other (CONTRADICTORY_ENVELOPE).
-    const contradictory = cause instanceof TrcError && cause.code === 'CONTRADICTORY_ENVELOPE';
-    const what = contradictory ? 'an output that contradicts the contract' : 'data that is not plain JSON';
-    return { ok: false, problem: { code: 'TOOL_OUTPUT_INVALID', message: `tool "${tool.name}" returned ${what}: ${(cause as Error).message}` } };
+    // Builders also refuse values that contradict each other (a cursor on a "complete" result):
+    // such a result is withheld, never emitted.
+    if (cause instanceof TrcError && cause.code === 'CONTRADICTORY_ENVELOPE') {
+      return { ok: false, problem: { code: 'INTERNAL_CONTRACT_VIOLATION', message: `tool "${tool.name}" returned a result that contradicts the contract, so it was withheld: ${cause.message}` } };
+    }
+    return { ok: false, problem: { code: 'TOOL_OUTPUT_INVALID', message: `tool "${tool.name}" returned data that is not plain JSON: ${(cause as Error).message}` } };
   }
 }
 

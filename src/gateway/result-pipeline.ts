@@ -7,7 +7,7 @@
  * Outcomes without a tool result (crash, deadline, cancellation) get gateway envelopes.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { digest, failed, parsePointer, resolvePointer, validate, escapePointerToken, type CallInfo, type Envelope, type UntrustedContent, type Warning } from '../contract/index.js';
+import { digest, failed, parsePointer, resolvePointer, unknown, validate, escapePointerToken, type CallInfo, type Envelope, type UntrustedContent, type Warning } from '../contract/index.js';
 import { fromMcpResult, toMcpResult } from '../adapters/mcp/index.js';
 import { fit } from '../budget/index.js';
 import { detectInstructions, DEFAULT_ALLOWED_USES, DEFAULT_FORBIDDEN_USES } from '../trust/index.js';
@@ -51,21 +51,23 @@ export async function runResultPipeline(outcome: ToolOutcome, ctx: PipelineConte
   } catch (cause) {
     // A stage refused the result (e.g. a budget it cannot meet): say so, never crash the call.
     const code = (cause as { code?: unknown }).code;
-    return finish(
-      failed({
-        call: ctx.call,
-        error: {
-          category: 'internal',
-          code: 'GATEWAY_PIPELINE_ERROR',
-          message: `the gateway could not process this result: ${(cause as Error).message ?? String(cause)}`,
-          retryable: false,
-          action: 'explain_to_user',
-          details: { cause_code: typeof code === 'string' ? code : null },
-        },
-        side_effect: { occurred: false, operation: ctx.policy.effect === 'write' ? ctx.upstreamTool : 'read', idempotency_key: ctx.idempotencyKey },
-      }),
-      ctx,
-    );
+    const error = {
+      category: 'internal' as const,
+      code: 'GATEWAY_PIPELINE_ERROR',
+      message: `the gateway could not process this result: ${(cause as Error).message ?? String(cause)}`,
+      retryable: false as const,
+      action: 'explain_to_user' as const,
+      details: { cause_code: typeof code === 'string' ? code : null },
+    };
+    if (ctx.policy.effect === 'write' && outcome.kind === 'result') {
+      // The upstream answered a write, but its answer could not be read: the effect is open.
+      const reconciliation = { required: true, state: 'pending' as const, ...(ctx.idempotencyKey === null ? {} : { idempotency_key: ctx.idempotencyKey }) };
+      return finish(
+        unknown({ call: ctx.call, error: { ...error, action: 'manual_reconciliation' }, side_effect: { operation: ctx.upstreamTool, possibly_occurred: true, idempotency_key: ctx.idempotencyKey }, reconciliation }),
+        ctx,
+      );
+    }
+    return finish(failed({ call: ctx.call, error, side_effect: { occurred: false, operation: 'read' } }), ctx);
   }
 }
 

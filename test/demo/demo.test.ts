@@ -197,7 +197,7 @@ describe('trc demo on an existing store', () => {
     expect(r.stdout).not.toContain('\u001b[');
     expect(r.stdout).toMatch(/step\s+tool\s+status\s+completeness\s+key facts/);
     expect(r.stdout).toContain('7/7 steps behaved as expected');
-    expect(r.stdout).toContain(`trc audit --store ${JSON.stringify(storePath)}`);
+    expect(r.stdout).toContain(`trc audit --store ${storePath}`);
     // --fresh started over: only this run's calls are in the audit.
     const store = await openSqliteStore({ path: storePath });
     try {
