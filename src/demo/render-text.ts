@@ -93,6 +93,6 @@ export function renderText(t: DemoTranscript, options: RenderOptions): string {
   out.push('', p.bold('━━ Summary'), ...table(['step', 'tool', 'status', 'completeness', 'key facts'], tableRows(t)));
   const passed = t.steps.filter((s) => s.ok).length;
   out.push('', t.ok ? p.good(`${passed}/${t.steps.length} steps behaved as expected (${t.duration_ms} ms)`) : p.bad(`${passed}/${t.steps.length} steps behaved as expected (${t.duration_ms} ms)`));
-  out.push('', 'The audit of every call stays in the trc store. Inspect it with:', ...t.inspect.map((c) => `  ${c}`), '');
+  out.push('', 'The audit of every call stays in the trc store. Inspect it with:', ...t.inspect.map((c) => `  ${c.command}  ${p.dim('# ' + c.purpose)}`), '');
   return out.join('\n');
 }

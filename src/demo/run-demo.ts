@@ -90,7 +90,11 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoTranscript> 
       duration_ms: Date.now() - started,
       steps,
       ok: steps.every((s) => s.ok),
-      inspect: [`trc audit --store ${storeArg}`, `trc diagnose ${failedCall} --store ${storeArg}`, `trc diagnose ${steps[3]?.calls[0]?.call_id ?? ''} --store ${storeArg}`],
+      inspect: [
+        { command: `trc audit --store ${storeArg}`, purpose: 'every recorded call, oldest first' },
+        { command: `trc diagnose ${failedCall} --store ${storeArg}`, purpose: 'the carrier call that failed, layer by layer' },
+        { command: `trc diagnose ${steps[3]?.calls[0]?.call_id ?? ''} --store ${storeArg}`, purpose: 'the payment whose response was lost, and its reconciliation' },
+      ],
     };
   } finally {
     await carrier.close();

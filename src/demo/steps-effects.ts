@@ -33,7 +33,7 @@ export async function lostPayment(ctx: DemoContext): Promise<DemoStep> {
     verdict: ok
       ? `the tool timed out after the charge committed; reconcile(key) found ${first.side_effect.external_id ?? '?'} → succeeded with side_effect.occurred; the retry replayed the recorded result; payments table: exactly ${rows.length} charge for the key`
       : `expected one reconciled charge and a replay; got ${first.status}/${retry.status} and ${rows.length} charge(s)`,
-    key_facts: `${rows.length} charge (${first.side_effect.external_id ?? '-'}), retry replayed`,
+    key_facts: `lost response reconciled; ${rows.length} charge (${first.side_effect.external_id ?? '-'}); retry replayed`,
     facts: { idempotency_key: key, first_status: first.status, retry_status: retry.status, retry_replayed: replayed, external_id: first.side_effect.external_id ?? null, charges: rows },
     notes: [`SELECT id, order_id, amount_cents FROM charges WHERE idempotency_key = '${key ?? '?'}' → ${rows.map((r) => `${r.id} ${r.order_id} ${r.amount_cents}`).join('; ') || '(no rows)'}`],
   };
@@ -60,7 +60,7 @@ export async function parallelCalls(ctx: DemoContext): Promise<DemoStep> {
     verdict: ok
       ? `${envelopes.length} envelopes for ${calls.length} call ids (set equal); ${failedOnes[0]?.call.call_id} failed: ${err?.category}/${err?.code}, retryable=${String(err?.retryable)}, action=${err?.action}`
       : 'the parallel calls did not end as expected (see --json)',
-    key_facts: `${envelopes.length - failedOnes.length} ok, 1 failed ${err?.code ?? '-'} (retryable ${String(err?.retryable)})`,
+    key_facts: `${envelopes.length} envelopes for ${calls.length} call ids; ${failedOnes.length} failed → ${err?.action ?? '-'}`,
     facts: { requested: calls.map((c) => c.call_id), returned: envelopes.map((e) => e.call.call_id), ids_match: ids.ok, failed: failedOnes.map((e) => ({ call_id: e.call.call_id, error: e.error })) },
     notes: [],
   };

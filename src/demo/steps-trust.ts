@@ -34,7 +34,7 @@ export async function injectedPage(ctx: DemoContext): Promise<DemoStep> {
     verdict: ok
       ? `page text isolated as ${contentId} (instructional: ${flagged[0]?.families?.join(', ') ?? 'yes'}); email_send to ${EXFIL_ADDRESS} held for confirmation (${code}), nothing sent`
       : 'the injection was not isolated or the e-mail was not held (see --json)',
-    key_facts: `${contentId ?? '-'} instructional; email ${mail.env.status} (${code ?? '-'})`,
+    key_facts: `page text ${contentId ?? '-'} flagged instructional; email to ${EXFIL_ADDRESS} held`,
     facts: {
       untrusted_ids: isolated.map((u) => u.content_id),
       instructional_ids: flagged.map((u) => u.content_id),

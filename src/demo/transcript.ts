@@ -43,8 +43,8 @@ export interface DemoTranscript {
   readonly duration_ms: number;
   readonly steps: readonly DemoStep[];
   readonly ok: boolean;
-  /** Commands to inspect the audit left in the store. */
-  readonly inspect: readonly string[];
+  /** Commands to inspect the audit left in the store, each with what it shows. */
+  readonly inspect: readonly { readonly command: string; readonly purpose: string }[];
 }
 
 /** Compact view of an envelope's call for a {@link DemoCall}. */

@@ -33,7 +33,7 @@ const toolPolicy = {
       additionalProperties: false,
       properties: {
         max_bytes: { type: 'integer', minimum: 256 },
-        max_tokens: { type: 'integer', minimum: 16 },
+        max_tokens: { type: 'integer', minimum: 32 },
       },
     },
     risk: { enum: ['low', 'medium', 'high', 'critical'] },

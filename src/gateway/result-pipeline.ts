@@ -137,8 +137,7 @@ function finish(envelope: Envelope, ctx: PipelineContext): PipelineOutput {
       },
     });
   }
-  const structured = ctx.tool?.outputSchema !== undefined ? 'auto' : 'auto';
-  return { envelope: env, result: toMcpResult(env, { structured }) as CallToolResult };
+  return { envelope: env, result: toMcpResult(env) as CallToolResult };
 }
 
 /** The full raw result as stored: a single text block is stored as its text (e.g. a file). */
