@@ -1,62 +1,48 @@
 /**
- * Budget benchmark (SPEC Z7): a generated 100 MB JSON array of objects, measured three ways,
- * each in its own child process so peak RSS is its own:
- *   empty     — node + tsx, no work (the baseline process)
- *   JSON.parse — JSON.parse(readFileSync(file)) — what most code does today
- *   fitStream — stream the file, fit to 8,000 tokens, spool the raw bytes to SQLite
- * Prints wall-time ratio (target ≤ 1.5×) and peak RSS above the empty process (target ≤ 64 MB).
- * `BENCH_MB=20 npm run bench -- budget` for a quicker run.
+ * Budget benchmark (SPEC Z7): a generated 100 MB JSON array of objects, each case in its own
+ * plain `node` child running the compiled JavaScript in `dist/` (what a user runs — no tsx):
+ *   empty       — `node` doing nothing (the RSS baseline)
+ *   JSON.parse  — JSON.parse(readFileSync(file, 'utf8')), what most code does today
+ *   fitStream   — `tool-result-contract/budget` fitStream to 8,000 tokens, raw spooled to SQLite
+ *   trc fit     — the CLI (`dist/cli/bin.js fit FILE --max-tokens 8000 --store …`)
+ * Peak RSS (`process.resourceUsage().maxRSS`) is taken by a tiny preload in every child at exit.
+ * Wall time is the whole child process (start-up and module loading included), as a user waits.
+ * `dist/` is rebuilt first when any `src/**` file is newer than its compiled output.
+ * `BENCH_MB=20 npm run bench -- budget` for a quicker run; `BENCH_RUNS` runs per case (default 2).
  */
-import { spawnSync } from 'node:child_process';
-import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const SELF = fileURLToPath(import.meta.url);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIST = join(ROOT, 'dist');
 const TARGET_MB = Number(process.env['BENCH_MB'] ?? 100);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 2);
 
 interface Sample {
-  readonly ms: number;
-  /** CPU time (user + system) of the measured work: steadier than wall time on a busy machine. */
+  /** Whole child process, spawn to exit. */
+  readonly wallMs: number;
+  /** The measured work inside the child (after start-up and imports). */
+  readonly workMs: number;
   readonly cpuMs: number;
   readonly rssMB: number;
   readonly note: string;
 }
 
-async function child(mode: string, file: string, storePath: string): Promise<void> {
-  let note = '';
-  const t0 = performance.now();
-  let cpu0 = process.cpuUsage();
-  if (mode === 'parse') {
-    const value = JSON.parse(readFileSync(file, 'utf8')) as unknown[];
-    note = `${value.length} items`;
-  } else if (mode === 'idle') {
-    // The library, its tokenizer tables and the SQLite driver loaded, no work done.
-    const { o200kCounter } = await import('../src/budget/index.js');
-    const { openSqliteStore } = await import('../src/store/sqlite/index.js');
-    const store = await openSqliteStore({ path: storePath });
-    note = `loaded (${o200kCounter.count('warm up')} tokens counted)`;
-    await store.close();
-  } else if (mode === 'fit') {
-    const { fitStream } = await import('../src/budget/index.js');
-    const { openSqliteStore } = await import('../src/store/sqlite/index.js');
-    const store = await openSqliteStore({ path: storePath });
-    const started = performance.now();
-    cpu0 = process.cpuUsage();
-    const env = await fitStream(createReadStream(file, { highWaterMark: 1 << 20 }), { maxTokens: 8000 }, { store, principal: 'bench', tool: 'export' });
-    const ms = performance.now() - started;
-    const cpu = process.cpuUsage(cpu0);
-    await store.close();
-    const c = env.completeness;
-    note = `${c?.returned_items} of ${c?.available_items} items kept, ${env.resources?.[0]?.bytes ?? 0} bytes spooled`;
-    process.stdout.write(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, rssMB: process.resourceUsage().maxRSS / 1024, note }));
-    return;
+/** True when some `src/**\/*.ts` is newer than its `dist/**\/*.js` (or that is missing). */
+function distIsStale(dir = join(ROOT, 'src')): boolean {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (distIsStale(path)) return true;
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+      const out = join(DIST, path.slice(join(ROOT, 'src').length).replace(/\.ts$/u, '.js'));
+      if (!existsSync(out) || statSync(out).mtimeMs < statSync(path).mtimeMs) return true;
+    }
   }
-  const ms = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  process.stdout.write(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, rssMB: process.resourceUsage().maxRSS / 1024, note }));
+  return false;
 }
 
 function generate(file: string): number {
@@ -92,50 +78,110 @@ function generate(file: string): number {
   return i;
 }
 
-function run(mode: string, file: string, storePath: string): Sample {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--child', mode, file, storePath], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  if (r.status !== 0) throw new Error(`${mode} child failed: ${r.stderr}`);
-  return JSON.parse(r.stdout) as Sample;
+/** Child scripts (plain ESM, run with `node --input-type=module -e`); each writes `{workMs, cpuMs, note}` to BENCH_OUT. */
+const script = {
+  empty: `
+    import { writeFileSync } from 'node:fs';
+    writeFileSync(process.env.BENCH_OUT, JSON.stringify({ workMs: 0, cpuMs: 0, note: 'node, nothing loaded' }));`,
+  parse: `
+    import { readFileSync, writeFileSync } from 'node:fs';
+    const t0 = performance.now(); const c0 = process.cpuUsage();
+    const value = JSON.parse(readFileSync(process.env.BENCH_FILE, 'utf8'));
+    const c = process.cpuUsage(c0);
+    writeFileSync(process.env.BENCH_OUT, JSON.stringify({ workMs: performance.now() - t0, cpuMs: (c.user + c.system) / 1000, note: value.length + ' items' }));`,
+  fit: `
+    import { createReadStream, writeFileSync } from 'node:fs';
+    const { fitStream } = await import(process.env.BENCH_DIST + '/budget/index.js');
+    const { openSqliteStore } = await import(process.env.BENCH_DIST + '/store/sqlite/index.js');
+    const store = await openSqliteStore({ path: process.env.BENCH_STORE });
+    const t0 = performance.now(); const c0 = process.cpuUsage();
+    const env = await fitStream(createReadStream(process.env.BENCH_FILE), { maxTokens: 8000 }, { store, principal: 'bench', tool: 'export' });
+    const c = process.cpuUsage(c0);
+    const workMs = performance.now() - t0;
+    await store.close();
+    const k = env.completeness;
+    writeFileSync(process.env.BENCH_OUT, JSON.stringify({ workMs, cpuMs: (c.user + c.system) / 1000,
+      note: k.returned_items + ' of ' + k.available_items + ' items kept, ' + (env.resources?.[0]?.bytes ?? 0) + ' bytes spooled' }));`,
+} as const;
+
+/** Preloaded into every child: record peak RSS at exit. */
+const REPORTER = `
+  import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+  process.on('exit', () => {
+    const out = process.env.BENCH_OUT;
+    const prev = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : { workMs: NaN, cpuMs: NaN, note: '' };
+    writeFileSync(out, JSON.stringify({ ...prev, rssMB: process.resourceUsage().maxRSS / 1024 }));
+  });`;
+
+function run(kind: keyof typeof script | 'cli', dir: string, file: string, k: number): Sample {
+  const out = join(dir, `out-${kind}-${k}.json`);
+  const store = join(dir, `store-${kind}-${k}.sqlite`);
+  rmSync(out, { force: true });
+  const preload = ['--import', pathToFileURL(join(dir, 'rss-reporter.mjs')).href];
+  const args =
+    kind === 'cli'
+      ? [...preload, join(DIST, 'cli', 'bin.js'), 'fit', file, '--max-tokens', '8000', '--store', store, '--principal', 'bench', '--json']
+      : [...preload, '--input-type=module', '-e', script[kind]];
+  const env = { ...process.env, BENCH_OUT: out, BENCH_FILE: file, BENCH_STORE: store, BENCH_DIST: pathToFileURL(DIST).href };
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, args, { env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const wallMs = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${kind} child failed (${r.status}): ${r.stderr}`);
+  const raw = JSON.parse(readFileSync(out, 'utf8')) as { workMs: number | null; cpuMs: number | null; rssMB: number; note: string };
+  // The CLI has no in-process timing: its NaN comes back from JSON as null.
+  const got = { ...raw, workMs: raw.workMs ?? NaN, cpuMs: raw.cpuMs ?? NaN };
+  if (kind === 'cli') {
+    const envl = JSON.parse(r.stdout) as { completeness?: { returned_items?: number; available_items?: number | null }; resources?: { bytes: number }[] };
+    const c = envl.completeness;
+    return { ...got, wallMs, note: `${c?.returned_items} of ${c?.available_items} items kept, ${envl.resources?.[0]?.bytes ?? 0} bytes spooled` };
+  }
+  return { ...got, wallMs };
 }
 
-async function main(): Promise<void> {
+function main(): void {
+  if (distIsStale()) {
+    console.log('dist/ is stale: building (npx tsc -p tsconfig.build.json) …');
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  }
   const dir = mkdtempSync(join(tmpdir(), 'trc-budget-bench-'));
   try {
+    writeFileSync(join(dir, 'rss-reporter.mjs'), REPORTER);
     const file = join(dir, 'big.json');
     const items = generate(file);
     const size = statSync(file).size;
-    console.log(`input: ${(size / 1e6).toFixed(1)} MB, ${items} objects; ${RUNS} run(s) of each measured case, best wall/cpu time, max RSS`);
-    const best = (mode: string, runs = RUNS): Sample => {
-      const samples = Array.from({ length: runs }, (_, k) => run(mode, file, join(dir, `store-${mode}-${k}.sqlite`)));
-      return samples.reduce((a, b) => ({ ms: Math.min(a.ms, b.ms), cpuMs: Math.min(a.cpuMs, b.cpuMs), rssMB: Math.max(a.rssMB, b.rssMB), note: b.note }));
-    };
-    // The baselines without work need one run; the two measured cases get RUNS each.
-    const empty = best('empty', 1);
-    const idle = best('idle', 1);
+    console.log(`input: ${(size / 1e6).toFixed(1)} MB, ${items} objects; node ${process.version}, children run dist/ with plain node`);
+    console.log(`${RUNS} run(s) per case, interleaved; best wall/work/cpu time, highest peak RSS`);
+    const kinds = ['empty', 'parse', 'fit', 'cli'] as const;
+    const samples = new Map<string, Sample[]>(kinds.map((kind) => [kind, []]));
+    for (let k = 0; k < RUNS; k++) for (const kind of kinds) samples.get(kind)?.push(run(kind, dir, file, k));
+    const best = (kind: string): Sample =>
+      (samples.get(kind) ?? []).reduce((a, b) => ({
+        wallMs: Math.min(a.wallMs, b.wallMs), workMs: Math.min(a.workMs, b.workMs), cpuMs: Math.min(a.cpuMs, b.cpuMs), rssMB: Math.max(a.rssMB, b.rssMB), note: b.note,
+      }));
+    const empty = best('empty');
     const parse = best('parse');
     const fit = best('fit');
+    const cli = best('cli');
+    const num = (v: number, d = 0) => (Number.isFinite(v) ? v.toFixed(d) : '–');
     const row = (name: string, s: Sample) =>
-      `${name.padEnd(38)} ${s.ms.toFixed(0).padStart(7)} ms ${s.cpuMs.toFixed(0).padStart(7)} ms ${s.rssMB.toFixed(1).padStart(9)} MB ${(s.rssMB - empty.rssMB).toFixed(1).padStart(9)} MB  ${s.note}`;
-    console.log(`${'case'.padEnd(38)} ${'wall'.padStart(10)} ${'cpu'.padStart(10)} ${'peak RSS'.padStart(12)} ${'above empty'.padStart(12)}`);
-    console.log(row('empty process (baseline)', empty));
-    console.log(row('idle: library + o200k + SQLite loaded', idle));
+      `${name.padEnd(34)} ${num(s.wallMs).padStart(7)} ms ${num(s.workMs).padStart(7)} ms ${num(s.cpuMs).padStart(7)} ms ${num(s.rssMB, 1).padStart(8)} MB ${num(s.rssMB - empty.rssMB, 1).padStart(8)} MB  ${s.note}`;
+    console.log(`${'case'.padEnd(34)} ${'wall'.padStart(10)} ${'work'.padStart(10)} ${'work cpu'.padStart(10)} ${'peak RSS'.padStart(11)} ${'above empty'.padStart(11)}`);
+    console.log(row('empty node process (baseline)', empty));
     console.log(row('JSON.parse(readFileSync) (baseline)', parse));
     console.log(row('fitStream → 8,000 tokens + SQLite', fit));
-    const ratio = fit.ms / parse.ms;
-    const cpuRatio = fit.cpuMs / parse.cpuMs;
-    const above = fit.rssMB - empty.rssMB;
-    console.log(`cpu-time ratio fitStream / JSON.parse: ${cpuRatio.toFixed(2)}× (wall time suffers most when the machine is busy)`);
-    console.log(`wall-time ratio fitStream / JSON.parse: ${ratio.toFixed(2)}× (target ≤ 1.5×) ${ratio <= 1.5 ? 'ok' : 'MISSED'}`);
-    console.log(`fitStream peak RSS above empty process: ${above.toFixed(1)} MB (target ≤ 64 MB) ${above <= 64 ? 'ok' : 'MISSED'}`);
-    console.log(`  of which fixed cost of loaded code and tables (idle − empty): ${(idle.rssMB - empty.rssMB).toFixed(1)} MB; working memory (fit − idle): ${(fit.rssMB - idle.rssMB).toFixed(1)} MB`);
-    console.log(`throughput fitStream: ${(size / 1e6 / (fit.ms / 1000)).toFixed(0)} MB/s; JSON.parse: ${(size / 1e6 / (parse.ms / 1000)).toFixed(0)} MB/s`);
+    console.log(row('trc fit --max-tokens 8000 (CLI)', cli));
+    const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
+    for (const [name, s] of [['fitStream', fit], ['trc fit', cli]] as const) {
+      const ratio = s.wallMs / parse.wallMs;
+      const above = s.rssMB - empty.rssMB;
+      console.log(`${name}: wall-time ratio to JSON.parse (whole processes) ${ratio.toFixed(2)}× (target ≤ 1.5×) ${verdict(ratio <= 1.5)}; ` +
+        (Number.isFinite(s.workMs) ? `work-time ratio ${(s.workMs / parse.workMs).toFixed(2)}×, cpu ${(s.cpuMs / parse.cpuMs).toFixed(2)}×; ` : '') +
+        `peak RSS above empty ${above.toFixed(1)} MB (target ≤ 64 MB) ${verdict(above <= 64)}`);
+    }
+    console.log(`JSON.parse peak RSS above empty: ${(parse.rssMB - empty.rssMB).toFixed(1)} MB; throughput fitStream ${(size / 1e6 / (fit.workMs / 1000)).toFixed(0)} MB/s, JSON.parse ${(size / 1e6 / (parse.workMs / 1000)).toFixed(0)} MB/s`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.argv[2] === '--child') {
-  await child(process.argv[3] ?? 'empty', process.argv[4] ?? '', process.argv[5] ?? ':memory:');
-} else {
-  await main();
-}
+main();

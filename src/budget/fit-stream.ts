@@ -27,6 +27,41 @@ export interface StreamOptions extends FitContext {
 
 const encoder = new TextEncoder();
 
+/** Raw bytes reach the store in pieces of this size (the SQLite store's default chunk size). */
+const SPOOL_PIECE_BYTES = 1 << 20;
+
+/**
+ * Gathers incoming chunks into one reused buffer and hands the writer full pieces. Why: the
+ * writer copies what it is given and keeps the copies until a store chunk is full; fed many
+ * small chunks, those copies live long enough to reach V8's old space, where their memory waits
+ * for a full GC. One reused buffer and one short-lived copy per piece keep the peak low.
+ */
+class SpoolBuffer {
+  private readonly buf = new Uint8Array(SPOOL_PIECE_BYTES);
+  private used = 0;
+
+  constructor(private readonly writer: ResourceWriter) {}
+
+  async add(chunk: Uint8Array): Promise<void> {
+    let at = 0;
+    while (at < chunk.length) {
+      const take = Math.min(this.buf.length - this.used, chunk.length - at);
+      this.buf.set(chunk.subarray(at, at + take), this.used);
+      this.used += take;
+      at += take;
+      if (this.used === this.buf.length) await this.flush();
+    }
+  }
+
+  /** Write what is gathered (the writer copies it before its promise settles). */
+  async flush(): Promise<void> {
+    if (this.used === 0) return;
+    const piece = this.used === this.buf.length ? this.buf : this.buf.subarray(0, this.used);
+    this.used = 0;
+    await this.writer.write(piece);
+  }
+}
+
 const text = (bytes: Uint8Array, from: number, to: number): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString('utf8');
 
@@ -50,7 +85,8 @@ function parseAt(bytes: Uint8Array, from: number, to: number, where: () => Sourc
 }
 
 /**
- * Fit a byte stream holding one JSON value. Memory stays bounded for a top-level array of any
+ * Fit a byte stream holding one JSON value. Chunks may be views of one reused buffer (nothing
+ * is kept past the step that reads it), so `fileChunks(path)` is the lean way to stream a file. Memory stays bounded for a top-level array of any
  * length (each element must fit in memory); other values are parsed whole up to
  * `maxBufferBytes`. Not-JSON input throws `INPUT_NOT_JSON` with line and column, and nothing
  * is left in the store.
@@ -68,6 +104,7 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
   const keepBytes = Math.max(resolved.maxBytes, resolved.maxTokens * 16) * 2;
 
   const writer: ResourceWriter | null = ctx.store === undefined ? null : await ctx.store.createResource({ principal, tool, mimeType: 'application/json', expiresAt });
+  const spoolBuffer = writer === null ? null : new SpoolBuffer(writer);
   const kept: unknown[] = [];
   let keptBytes = 0;
   let total = 0;
@@ -124,7 +161,7 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
     for await (const part of source) {
       const chunk = typeof part === 'string' ? encoder.encode(part) : part;
       read += chunk.length;
-      if (writer !== null) await writer.write(chunk);
+      if (spoolBuffer !== null) await spoolBuffer.add(chunk);
       splitter.push(chunk);
       flush();
       if (splitter.isArray !== true) {
@@ -133,10 +170,11 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
         if (wholeBytes > maxBuffer) {
           throw new TrcError('STREAM_TOO_LARGE', `input that is not a top-level array is parsed whole, and it exceeds ${maxBuffer} bytes`);
         }
-        whole.push(chunk);
+        whole.push(chunk.slice()); // a copy: the source may reuse its buffer
       }
       ctx.onProgress?.(read);
     }
+    await spoolBuffer?.flush();
     const start = { offset: 0, line: 1, column: 1 };
     let value: unknown;
     if (splitter.isArray === false) {

@@ -7,10 +7,11 @@
 export { fit } from './fit.js';
 export { fitStream } from './fit-stream.js';
 export type { StreamOptions } from './fit-stream.js';
+export { fileChunks, FILE_CHUNK_BYTES } from './file-chunks.js';
 export type { FitContext } from './context.js';
 export { resolveBudget, summaryReserve, DEFAULT_BUDGET, MIN_TOKENS, MIN_BYTES } from './budget.js';
 export type { Budget, ResolvedBudget } from './budget.js';
-export { o200kCounter, counterFrom } from './token-counter.js';
+export { o200kCounter, counterFrom, isO200kLoaded } from './token-counter.js';
 export type { TokenCounter } from './token-counter.js';
 export { measureVisible } from './search.js';
 export type { VisibleSize } from './search.js';

@@ -100,7 +100,7 @@ export class JsonArraySplitter {
     return { offset: mark.offset, line: mark.line, ...col };
   }
 
-  /** Scan one chunk. */
+  /** Scan one chunk. The caller may reuse `chunk`'s memory once this returns. */
   push(chunk: Uint8Array): void {
     if (this.mode === NOT_ARRAY) return;
     this.chunk = chunk;
@@ -188,7 +188,8 @@ export class JsonArraySplitter {
     if (mode === ELEMENT) {
       // The element continues in the next chunk: resolve its column while its bytes are here.
       if (this.pieces.length === 0) this.elemColumn = this.columnAt(this.elemOffset, this.elemLineStart);
-      this.pieces.push(chunk.subarray(elemStart));
+      // A copy: the caller may reuse its buffer for the next chunk (see fileChunks).
+      this.pieces.push(chunk.slice(elemStart));
     }
     this.base += n;
     this.mode = mode;

@@ -5,7 +5,7 @@
 import { TrcError } from '../contract/index.js';
 import type { Envelope } from '../contract/index.js';
 import type { ResolvedBudget } from './budget.js';
-import { clearlyOverTokens, type TokenCounter } from './token-counter.js';
+import { clearlyOverTokens, surelyWithinTokens, type TokenCounter } from './token-counter.js';
 import { trimValue, type TrimLimits, type TrimOutcome } from './trim.js';
 
 /** Field cap used once scaling starts (objects with more keys lose fields). */
@@ -29,6 +29,7 @@ export function fitsWithin(value: unknown, tokens: number, bytes: number, counte
   // UTF-8 never has fewer bytes than UTF-16 units, so the length alone can rule out.
   if (text.length > bytes || Buffer.byteLength(text, 'utf8') > bytes) return false;
   if (clearlyOverTokens(text, tokens)) return false;
+  if (counter.tokensAtMostBytes === true && surelyWithinTokens(text, tokens)) return true;
   return counter.isWithinLimit(text, tokens);
 }
 

@@ -27,7 +27,8 @@ function paint(color: boolean): Paint {
 function modelBox(text: string, maxLines: number, p: Paint): string[] {
   const lines = text.split('\n');
   const bar = p.dim('  │ ');
-  if (lines.length <= maxLines) return lines.map((l) => bar + l);
+  // Cutting only pays off when it hides a real run of lines.
+  if (lines.length <= maxLines + 8) return lines.map((l) => bar + l);
   // Keep the head (status, first facts) and the tail (summary, completeness, external content).
   const head = Math.ceil(maxLines * 0.4);
   const tail = maxLines - head;

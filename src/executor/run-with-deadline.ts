@@ -24,26 +24,51 @@ export interface RunInput {
   readonly now: () => number;
 }
 
+/** Marks the reason the attempt was stopped with, so it is told apart from a tool's own error. */
+interface Stop {
+  readonly reason: unknown;
+  readonly timedOut: boolean;
+}
+
 /**
  * Run `tool.run(args, ctx)` once, bounded by `tool.timeoutMs`.
  * @example const outcome = await runWithDeadline({ tool, args, callId: 'c1', principal, attempt: 1, idempotencyKey: null, now: Date.now });
  */
 export async function runWithDeadline(input: RunInput): Promise<RunOutcome> {
   const started = input.now();
-  const controller = new AbortController();
+  const parent = input.signal;
   let sent = !input.tool.reportsSend;
-  let timedOut = false;
-  const onParentAbort = () => controller.abort(input.signal?.reason ?? new DOMException('the call was cancelled', 'AbortError'));
-  if (input.signal?.aborted === true) onParentAbort();
-  else input.signal?.addEventListener('abort', onParentAbort, { once: true });
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new DOMException(`the deadline of ${input.tool.timeoutMs} ms passed`, 'TimeoutError'));
-  }, input.tool.timeoutMs);
+  // Most tools never read ctx.signal: its AbortController is made on first access (one timer and
+  // one promise per call otherwise). Once stopped, a late reader gets an already-aborted signal.
+  let controller: AbortController | undefined;
+  let stop: Stop | undefined;
+  let rejectRace: (stop: Stop) => void = () => undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    rejectRace = reject;
+  });
+  stopped.catch(() => undefined);
+  const halt = (s: Stop) => {
+    if (stop !== undefined) return;
+    stop = s;
+    controller?.abort(s.reason);
+    rejectRace(s);
+  };
+  const onParentAbort = () => halt({ reason: parent?.reason ?? new DOMException('the call was cancelled', 'AbortError'), timedOut: false });
+  if (parent !== undefined) {
+    if (parent.aborted) onParentAbort();
+    else parent.addEventListener('abort', onParentAbort, { once: true });
+  }
+  const timer = setTimeout(() => halt({ reason: new DOMException(`the deadline of ${input.tool.timeoutMs} ms passed`, 'TimeoutError'), timedOut: true }), input.tool.timeoutMs);
   const ctx: ToolContext = {
     callId: input.callId,
     principal: input.principal,
-    signal: controller.signal,
+    get signal(): AbortSignal {
+      if (controller === undefined) {
+        controller = new AbortController();
+        if (stop !== undefined) controller.abort(stop.reason);
+      }
+      return controller.signal;
+    },
     deadline: started + input.tool.timeoutMs,
     attempt: input.attempt,
     idempotencyKey: input.idempotencyKey,
@@ -51,23 +76,19 @@ export async function runWithDeadline(input: RunInput): Promise<RunOutcome> {
       sent = true;
     },
   };
-  const stopped = new Promise<never>((_, reject) => {
-    if (controller.signal.aborted) reject(controller.signal.reason);
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-  });
-  stopped.catch(() => undefined);
   try {
     const run = input.tool.run as (args: unknown, ctx: ToolContext) => unknown;
-    const value = await Promise.race([Promise.resolve().then(() => run(input.args, ctx)), stopped]);
+    // Already stopped (a parent signal aborted before the start): the tool never runs.
+    const value = stop !== undefined ? await stopped : await Promise.race([Promise.resolve().then(() => run(input.args, ctx)), stopped]);
     return { kind: 'returned', value, sent, ms: input.now() - started };
   } catch (error) {
     const ms = input.now() - started;
-    if (controller.signal.aborted && error === controller.signal.reason) {
-      return timedOut ? { kind: 'timeout', error, sent, ms } : { kind: 'cancelled', error, sent, ms };
+    if (stop !== undefined && error === stop) {
+      return stop.timedOut ? { kind: 'timeout', error: stop.reason, sent, ms } : { kind: 'cancelled', error: stop.reason, sent, ms };
     }
     return { kind: 'threw', error, sent, ms };
   } finally {
     clearTimeout(timer);
-    input.signal?.removeEventListener('abort', onParentAbort);
+    parent?.removeEventListener('abort', onParentAbort);
   }
 }

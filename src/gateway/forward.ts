@@ -3,7 +3,8 @@
  * schema keeps unknown fields), JSON-RPC errors keep their code, message and data, progress
  * notifications are relayed under the client's own progress token.
  */
-import { ResultSchema, McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
+import { ResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { UpstreamConnection } from './upstream.js';
 
 /** The subset of the SDK's request-handler `extra` that forwarding uses. */
@@ -44,40 +45,38 @@ export async function forwardRequest(
   options: { timeoutMs?: number } = {},
 ): Promise<Record<string, unknown>> {
   const pending: Promise<void>[] = [];
-  const { params: sent, onprogress } = withProgress(params, extra, pending);
+  const relay = relayProgress(up, params, extra, pending);
   try {
-    const result = await up.client.request({ method, ...(sent === undefined ? {} : { params: sent }) }, ResultSchema, {
+    const result = await up.client.request({ method, ...(relay.params === undefined ? {} : { params: relay.params }) }, ResultSchema, {
       signal: extra.signal,
       ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs, maxTotalTimeout: options.timeoutMs }),
-      ...(onprogress === undefined ? {} : { onprogress }),
     });
     // Progress relayed before the answer must reach the client before it.
     await Promise.all(pending);
     return result as Record<string, unknown>;
   } catch (error) {
     throw relayError(error);
+  } finally {
+    relay.stop();
   }
 }
 
 /**
- * The SDK client mints its own progress token; relay its notifications to the client under
- * the token the client chose.
+ * The upstream gets a progress token of the gateway's own (unique per upstream connection);
+ * its progress notifications go back to the client under the token the client chose.
  */
-export function withProgress(
+function relayProgress(
+  up: UpstreamConnection,
   params: Record<string, unknown> | undefined,
   extra: ForwardExtra,
-  pending: Promise<void>[] = [],
-): { params: Record<string, unknown> | undefined; onprogress: ((p: Progress) => void) | undefined } {
+  pending: Promise<void>[],
+): { params: Record<string, unknown> | undefined; stop: () => void } {
   const meta = params?.['_meta'] as Record<string, unknown> | undefined;
   const token = meta?.['progressToken'];
-  if (params === undefined || meta === undefined || token === undefined) return { params, onprogress: undefined };
-  const { progressToken: _drop, ...restMeta } = meta;
-  const clean = { ...params, _meta: restMeta };
-  if (Object.keys(restMeta).length === 0) delete (clean as { _meta?: unknown })._meta;
-  return {
-    params: clean,
-    onprogress: (p: Progress) => {
-      pending.push(extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => undefined));
-    },
-  };
+  if (params === undefined || meta === undefined || token === undefined) return { params, stop: () => undefined };
+  const own = `trc-${randomUUID()}`;
+  const stop = up.watchProgress(own, (p) => {
+    pending.push(extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => undefined));
+  });
+  return { params: { ...params, _meta: { ...meta, progressToken: own } }, stop };
 }

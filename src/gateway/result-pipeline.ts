@@ -64,15 +64,14 @@ export async function runResultPipeline(outcome: ToolOutcome, ctx: PipelineConte
       const reconciliation = { required: true, state: 'pending' as const, ...(ctx.idempotencyKey === null ? {} : { idempotency_key: ctx.idempotencyKey }) };
       return finish(
         unknown({ call: ctx.call, error: { ...error, action: 'manual_reconciliation' }, side_effect: { operation: ctx.upstreamTool, possibly_occurred: true, idempotency_key: ctx.idempotencyKey }, reconciliation }),
-        ctx,
       );
     }
-    return finish(failed({ call: ctx.call, error, side_effect: { occurred: false, operation: 'read' } }), ctx);
+    return finish(failed({ call: ctx.call, error, side_effect: { occurred: false, operation: 'read' } }));
   }
 }
 
 async function pipeline(outcome: ToolOutcome, ctx: PipelineContext): Promise<PipelineOutput> {
-  if (outcome.kind !== 'result') return finish(noResultEnvelope(outcome, { ...ctx, sent: outcome.kind !== 'unavailable' }), ctx);
+  if (outcome.kind !== 'result') return finish(noResultEnvelope(outcome, { ...ctx, sent: outcome.kind !== 'unavailable' }));
   const raw = outcome.result as Partial<CallToolResult> | null;
   const isError = raw?.isError === true;
   const configuredWrite = ctx.policy.effect === 'write' && ctx.policy.effectSource !== 'default';
@@ -117,10 +116,10 @@ async function pipeline(outcome: ToolOutcome, ctx: PipelineContext): Promise<Pip
     );
     env = { ...env, untrusted_content: (env.untrusted_content ?? []).map((u) => capText(u, ctx.policy.maxBytes)) };
   }
-  return finish(env, ctx);
+  return finish(env);
 }
 
-function finish(envelope: Envelope, ctx: PipelineContext): PipelineOutput {
+function finish(envelope: Envelope): PipelineOutput {
   const verdict = validate(envelope);
   let env = envelope;
   if (!verdict.valid) {

@@ -40,6 +40,12 @@ export interface UpstreamConnection {
   readonly lastError: string | undefined;
   /** The last lines written to stderr. */
   readonly stderrTail: readonly string[];
+  /**
+   * Route `notifications/progress` carrying `token` to `onProgress`, synchronously as it is read
+   * (the SDK handles notifications a microtask late, after a response in the same chunk).
+   * Returns the function that removes the route.
+   */
+  watchProgress(token: string, onProgress: (params: Record<string, unknown>) => void): () => void;
   /** Every tool of the upstream, all pages, cached until `notifications/tools/list_changed`. */
   tools(): Promise<Tool[]>;
   close(): Promise<void>;
@@ -93,10 +99,16 @@ export async function connectUpstream(config: UpstreamConfig, clientCapabilities
   };
 
   let protocolVersion: string | undefined;
-  // The v1 client does not expose the negotiated version; read it off the initialize answer
-  // (Protocol.connect chains a handler set before it).
+  const progressRoutes = new Map<string, (params: Record<string, unknown>) => void>();
+  // Protocol.connect chains a handler set before it, and calls it first, synchronously: read the
+  // negotiated version (the v1 client keeps it private) and route progress in wire order.
   transport.onmessage = (message) => {
-    const v = (message as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
+    const m = message as { method?: string; params?: Record<string, unknown>; result?: { protocolVersion?: unknown } };
+    if (m.method === 'notifications/progress' && m.params !== undefined) {
+      progressRoutes.get(String(m.params['progressToken']))?.(m.params);
+      return;
+    }
+    const v = m.result?.protocolVersion;
     if (protocolVersion === undefined && typeof v === 'string') protocolVersion = v;
   };
   try {
@@ -125,6 +137,10 @@ export async function connectUpstream(config: UpstreamConfig, clientCapabilities
     },
     get lastError() {
       return state.lastError;
+    },
+    watchProgress(token, onProgress) {
+      progressRoutes.set(token, onProgress);
+      return () => progressRoutes.delete(token);
     },
     async tools() {
       if (state.tools !== null) return state.tools;

@@ -159,6 +159,8 @@ describe('trc demo --json', () => {
       for (const c of first.steps.flatMap((s) => s.calls)) {
         const rec = await store.getAudit(c.call_id);
         expect(rec?.status, c.call_id).toBe(c.status);
+        // The staff-only note was dropped before the envelope was recorded, too.
+        expect(JSON.stringify(rec)).not.toContain('possible reseller');
       }
     } finally {
       await store.close();
@@ -219,6 +221,13 @@ describe('demo rendering and paths', () => {
   it('colours the transcript only when asked to', () => {
     expect(renderText(first, { color: true })).toContain('\u001b[32m✓');
     expect(renderText(first, { color: false })).not.toContain('\u001b[');
+  });
+
+  it('marks a step whose expectation failed and counts it in the closing line', () => {
+    const broken: DemoTranscript = { ...first, ok: false, steps: first.steps.map((s) => (s.step === 4 ? { ...s, ok: false, verdict: 'two charges found' } : s)) };
+    const text = renderText(broken, { color: false });
+    expect(text).toContain('✗ two charges found');
+    expect(text).toContain('6/7 steps behaved as expected');
   });
 
   it('cuts long model texts in the terminal and points to --json for the rest', () => {

@@ -5,10 +5,10 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { parseArgs } from 'node:util';
 import { parseJson, validate, type Envelope } from '../../contract/index.js';
 import { checkAnswer, zoneOffset, VERDICTS, type AnswerCheck, type FreshnessPolicy, type Verdict } from '../../evidence/index.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
+import { parseFlags } from '../flags.js';
 
 const HELP = `Usage: trc cite --results FILE --answer FILE [--json] [--now TIME]
                 [--max-age DURATION] [--source-max-age SOURCE=DURATION]... [--allow-stale]
@@ -133,9 +133,7 @@ function printHuman(io: CliIO, report: AnswerCheck, failing: ReadonlySet<Verdict
 }
 
 async function run(argv: readonly string[], io: CliIO): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
+  const { values } = parseFlags({
       args: [...argv],
       options: {
         results: { type: 'string' },
@@ -149,10 +147,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       },
       allowPositionals: false,
       strict: true,
-    }));
-  } catch (cause) {
-    throw new UsageError((cause as Error).message);
-  }
+    });
   if (values.results === undefined) throw new UsageError('--results FILE is required');
   if (values.answer === undefined) throw new UsageError('--answer FILE is required');
   if (values.results === '-' && values.answer === '-') throw new UsageError('only one of --results and --answer can read stdin');

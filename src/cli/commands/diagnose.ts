@@ -3,10 +3,10 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { diagnose } from '../../executor/index.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
+import { parseFlags } from '../flags.js';
 
 const HELP = `trc diagnose — which layer of a tool call went wrong
 
@@ -47,12 +47,7 @@ export const command: Command = {
   summary: 'walk the four layers of one recorded call and say which failed',
   help: HELP,
   async run(argv, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args: [...argv], options: { store: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
-    } catch (cause) {
-      throw new UsageError((cause as Error).message);
-    }
+    const parsed = parseFlags({ args: [...argv], options: { store: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
     const [callId, ...extra] = parsed.positionals;
     if (callId === undefined || extra.length > 0) throw new UsageError('expected exactly one CALL_ID');
     const path = storePath(parsed.values.store, io);

@@ -4,11 +4,11 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { fitStream, type Budget } from '../../budget/index.js';
 import type { Envelope } from '../../contract/index.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
+import { parseFlags } from '../flags.js';
 
 const HELP = `Usage: trc fit [FILE|-] [--max-tokens N] [--max-items N] [--max-string N]
                [--max-depth N] [--max-bytes N] [--store PATH] [--principal P]
@@ -112,9 +112,7 @@ export const command: Command = {
   summary: 'fit a tool result to a size budget, storing the full raw result',
   help: HELP,
   async run(argv, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({
+    const parsed = parseFlags({
         args: [...argv],
         options: {
           'max-tokens': { type: 'string' },
@@ -130,9 +128,6 @@ export const command: Command = {
         allowPositionals: true,
         strict: true,
       });
-    } catch (cause) {
-      throw new UsageError((cause as Error).message);
-    }
     const { values, positionals } = parsed;
     if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}`);
     const budget: { -readonly [K in keyof Budget]: Budget[K] } = {};

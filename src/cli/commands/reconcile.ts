@@ -6,11 +6,11 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { createExecutor, type AnyTool, type ReconcileReport } from '../../executor/index.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
 import type { LedgerEntry } from '../../store/types.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
+import { parseFlags } from '../flags.js';
 
 const HELP = `trc reconcile — settle side-effecting calls whose outcome is not confirmed
 
@@ -90,17 +90,12 @@ export const command: Command = {
   summary: 'reconcile side-effecting calls left in flight or unknown',
   help: HELP,
   async run(argv, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({
+    const parsed = parseFlags({
         args: [...argv],
         options: { tools: { type: 'string' }, store: { type: 'string' }, 'in-flight-only': { type: 'boolean' }, list: { type: 'boolean' }, json: { type: 'boolean' } },
         allowPositionals: false,
         strict: true,
       });
-    } catch (cause) {
-      throw new UsageError((cause as Error).message);
-    }
     const v = parsed.values;
     if (v.list !== true && v.tools === undefined) throw new UsageError('--tools MODULE is required to reconcile (or use --list)');
     const path = storePath(v.store, io);

@@ -3,11 +3,11 @@
  */
 import { existsSync } from 'node:fs';
 import { once } from 'node:events';
-import { parseArgs } from 'node:util';
 import { openResource } from '../../budget/index.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
 import { type Command, UsageError, println } from '../io.js';
 import { storePath } from './fit.js';
+import { parseFlags } from '../flags.js';
 
 const HELP = `Usage: trc resource get HANDLE --principal P [--store PATH]
 
@@ -38,17 +38,12 @@ export const command: Command = {
   summary: 'read a stored raw result by its handle (re-authorized)',
   help: HELP,
   async run(argv, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({
+    const parsed = parseFlags({
         args: [...argv],
         options: { principal: { type: 'string' }, store: { type: 'string' } },
         allowPositionals: true,
         strict: true,
       });
-    } catch (cause) {
-      throw new UsageError((cause as Error).message);
-    }
     const [action, handle, ...extra] = parsed.positionals;
     if (action !== 'get') throw new UsageError(action === undefined ? 'missing action: trc resource get HANDLE' : `unknown action "${action}" (only "get")`);
     if (handle === undefined || extra.length > 0) throw new UsageError('expected exactly one HANDLE');

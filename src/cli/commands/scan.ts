@@ -4,9 +4,9 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { parseArgs } from 'node:util';
 import { detectInstructions, type Detection } from '../../trust/index.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
+import { parseFlags } from '../flags.js';
 
 const HELP = `Usage: trc scan [FILE|-] [--jsonl] [--summary] [--by FIELD] [--text-field NAME]
 
@@ -89,9 +89,7 @@ export const command: Command = {
   summary: 'detect instruction-like text (prompt injection) in untrusted text',
   help: HELP,
   async run(argv, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({
+    const parsed = parseFlags({
         args: [...argv],
         allowPositionals: true,
         options: {
@@ -101,9 +99,6 @@ export const command: Command = {
           'text-field': { type: 'string', default: 'text' },
         },
       });
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
     const { values, positionals } = parsed;
     if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}`);
     if (values.by !== undefined && !values.jsonl) throw new UsageError('--by needs --jsonl (it groups by a JSONL field)');

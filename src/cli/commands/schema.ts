@@ -1,9 +1,9 @@
 /**
  * `trc schema [--minimal]`: print the published JSON Schema of the envelope.
  */
-import { parseArgs } from 'node:util';
 import { envelopeJsonSchema, minimalJsonSchema } from '../../contract/index.js';
-import { type Command, UsageError, println } from '../io.js';
+import { type Command, println } from '../io.js';
+import { parseFlags } from '../flags.js';
 
 const HELP = `Usage: trc schema [--minimal]
 
@@ -32,13 +32,8 @@ export const command: Command = {
   summary: 'print the envelope JSON Schema (draft 2020-12)',
   help: HELP,
   run(argv, io) {
-    let minimal: boolean;
-    try {
-      const { values } = parseArgs({ args: [...argv], options: { minimal: { type: 'boolean', default: false } }, allowPositionals: false, strict: true });
-      minimal = values.minimal;
-    } catch (cause) {
-      throw new UsageError((cause as Error).message);
-    }
+    const { values } = parseFlags({ args: [...argv], options: { minimal: { type: 'boolean', default: false } }, allowPositionals: false, strict: true });
+    const minimal = values.minimal;
     println(io.stdout, JSON.stringify(minimal ? minimalJsonSchema() : envelopeJsonSchema(), null, 2));
     return Promise.resolve(0);
   },

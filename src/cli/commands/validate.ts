@@ -5,9 +5,9 @@ import { once } from 'node:events';
 import { open } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { parseJson, validate, type Finding, type Profile } from '../../contract/index.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
+import { parseFlags } from '../flags.js';
 
 const HELP = `Usage: trc validate [FILE|-] [--json] [--minimal]
 
@@ -219,17 +219,12 @@ export const command: Command = {
   summary: 'check envelopes (a file or a JSONL stream) against the contract',
   help: HELP,
   async run(argv, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({
+    const parsed = parseFlags({
         args: [...argv],
         options: { json: { type: 'boolean', default: false }, minimal: { type: 'boolean', default: false } },
         allowPositionals: true,
         strict: true,
       });
-    } catch (cause) {
-      throw new UsageError((cause as Error).message);
-    }
     const { values, positionals } = parsed;
     if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}`);
     const profile: Profile = values.minimal ? 'minimal' : 'full';
