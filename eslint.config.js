@@ -21,7 +21,7 @@ const forbid = (mods, why) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'schema/**', 'coverage/**', '.trc/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'schema/**', 'coverage/**', '.trc/**', 'bench/.out/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -124,17 +124,18 @@ export function succeeded(
     now?: () => string;
   },
 ): Envelope {
-  return sound({
-    ...base(input),
-    status: 'succeeded',
-    data: input.data,
-    completeness: input.completeness ?? { state: 'complete' },
-    provenance: provenance(input.provenance, input.now ?? isoNow),
-    side_effect: input.side_effect ?? READ,
-    result_digest: digest(input.data),
-    ...(input.conflicts === undefined ? {} : { conflicts: input.conflicts }),
-    ...(input.calculation === undefined ? {} : { calculation: input.calculation }),
-  });
+  // Built by assignment on the base object (same key order as a spread literal, one object
+  // fewer): this runs once per tool call.
+  const env = base(input) as Envelope;
+  env.status = 'succeeded';
+  env.data = input.data;
+  env.completeness = input.completeness ?? { state: 'complete' };
+  env.provenance = provenance(input.provenance, input.now ?? isoNow);
+  env.side_effect = input.side_effect ?? READ;
+  env.result_digest = digest(input.data);
+  if (input.conflicts !== undefined) env.conflicts = input.conflicts;
+  if (input.calculation !== undefined) env.calculation = input.calculation;
+  return sound(env);
 }
 
 /**
@@ -153,15 +154,14 @@ export function partial(
     now?: () => string;
   },
 ): Envelope {
-  return sound({
-    ...base(input),
-    status: 'partial',
-    data: input.data,
-    completeness: input.completeness,
-    provenance: provenance(input.provenance, input.now ?? isoNow),
-    side_effect: input.side_effect ?? READ,
-    result_digest: digest(input.data),
-  });
+  const env = base(input) as Envelope;
+  env.status = 'partial';
+  env.data = input.data;
+  env.completeness = input.completeness;
+  env.provenance = provenance(input.provenance, input.now ?? isoNow);
+  env.side_effect = input.side_effect ?? READ;
+  env.result_digest = digest(input.data);
+  return sound(env);
 }
 
 /**
@@ -243,14 +243,21 @@ export function accepted(
  * @example needsInput({ call, code: 'DATE_REQUIRED', message: 'which departure date?', missing: ['/departure_date'] })
  */
 export function needsInput(
-  input: CommonInput & { code: string; message: string; missing?: string[]; side_effect?: SideEffectInput },
+  input: CommonInput & {
+    code: string;
+    message: string;
+    missing?: string[];
+    /** `authorization` when a human must confirm the call (T4); `validation` when input is missing. */
+    category?: 'validation' | 'authorization';
+    side_effect?: SideEffectInput;
+  },
 ): Envelope {
   return sound({
     ...base(input),
     status: 'needs_input',
     data: null,
     error: {
-      category: 'validation',
+      category: input.category ?? 'validation',
       code: input.code,
       message: input.message,
       retryable: false,

@@ -14,6 +14,7 @@ import { TrcError } from './trc-error.js';
 class Unrepresentable extends Error {}
 
 // Strings without control characters, quotes, backslashes or surrogates serialize as themselves.
+// eslint-disable-next-line no-control-regex -- these are exactly the characters JSON escapes
 const NEEDS_CARE = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
 function hasLoneSurrogate(s: string): boolean {

@@ -7,16 +7,18 @@ import { isAbsolute, relative } from 'node:path';
 import { createExecutor, presentStage, trustPolicy, type Principal } from '../executor/index.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import type { Policy as TrustPolicyTable } from '../trust/index.js';
-import { startCarrierService } from './carrier-service.js';
+import { startCarrierService, type CarrierService } from './carrier-service.js';
 import type { DemoContext } from './context.js';
-import { demoPaths, prepareDemoPaths } from './paths.js';
+import { TrcError } from '../contract/index.js';
+import type { Store } from '../store/types.js';
+import { demoPaths, prepareDemoPaths, type DemoPaths } from './paths.js';
 import { fittedList, orderLookup } from './steps-data.js';
 import { lostPayment, parallelCalls } from './steps-effects.js';
 import { checkedAnswer, disagreeingWarehouses } from './steps-evidence.js';
 import { injectedPage } from './steps-trust.js';
 import { demoTools } from './tools.js';
 import type { DemoStep, DemoTranscript } from './transcript.js';
-import { openWorld } from './world.js';
+import { openWorld, type World } from './world.js';
 
 /** Options of {@link runDemo}. */
 export interface RunDemoOptions {
@@ -53,11 +55,10 @@ const POLICY: TrustPolicyTable = {
 export async function runDemo(options: RunDemoOptions): Promise<DemoTranscript> {
   const started = Date.now();
   const paths = demoPaths(options.cwd, options.store);
-  prepareDemoPaths(paths, options.fresh === true);
-  const world = openWorld(paths.world);
-  const store = await openSqliteStore({ path: paths.store });
-  const carrier = await startCarrierService();
+  const { world, store } = await openDatabases(paths, options.fresh === true);
+  let carrier: CarrierService | undefined;
   try {
+    carrier = await startCarrierService();
     const loseResponses = new Set<string>();
     const tools = demoTools({ world, shippingUrl: carrier.url, loseResponses, now: () => new Date().toISOString(), store, pageSize: PAGE_ITEMS });
     const principal: Principal = { id: 'demo_user', roles: ['agent'] };
@@ -97,9 +98,23 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoTranscript> 
       ],
     };
   } finally {
-    await carrier.close();
+    await carrier?.close();
     await store.close();
     world.close();
+  }
+}
+
+/** Open both databases; a path that cannot be used is a clear error, not a stack trace. */
+async function openDatabases(paths: DemoPaths, fresh: boolean): Promise<{ world: World; store: Store }> {
+  let world: World | undefined;
+  try {
+    prepareDemoPaths(paths, fresh);
+    world = openWorld(paths.world);
+    return { world, store: await openSqliteStore({ path: paths.store }) };
+  } catch (cause) {
+    world?.close();
+    if (cause instanceof TrcError) throw cause;
+    throw new TrcError('DEMO_STORE_UNUSABLE', `cannot open the demo databases (${paths.store}, ${paths.world}): ${(cause as Error).message}`, { cause });
   }
 }
 

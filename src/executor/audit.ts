@@ -85,13 +85,15 @@ export function modelHazards(env: Envelope): string[] {
  */
 export function buildAuditRecord(input: AuditInput): AuditRecord {
   const env = input.envelope;
-  const detail: CallAuditDetail = {
+  // One object, envelope last (the stored key order); no intermediate copies on the hot path.
+  const detail: CallAuditDetail & { envelope: Envelope } = {
     kind: 'trc.executor.call.v1',
     call: input.detail.call,
     execution: input.detail.execution,
-    contract: { ...input.detail.contract, status: env.status, completeness: env.completeness?.state ?? null },
+    contract: { valid: input.detail.contract.valid, replaced: input.detail.contract.replaced, findings: input.detail.contract.findings, status: env.status, completeness: env.completeness?.state ?? null },
     model: { hazards: modelHazards(env) },
     notes: input.notes,
+    envelope: env,
   };
   // SHA-256 of the envelope's JSON exactly as returned and recorded (key order survives the
   // store's JSON round trip), so a stored envelope can be checked against it. The data inside
@@ -106,7 +108,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
     status: env.status,
     argsDigest: input.argsDigest,
     envelopeDigest,
-    detail: { ...detail, envelope: env },
+    detail,
   };
 }
 

@@ -190,7 +190,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     if (decision.effect !== 'allow') {
       detail.call.authorization_reason = decision.reason;
       notes.call.push(`policy: ${decision.effect} (${decision.code}): ${decision.reason}`);
-      if (decision.effect === 'confirm') return finish(needsInput({ call: callInfo, code: decision.code, message: decision.reason, side_effect: noEffect }));
+      if (decision.effect === 'confirm') return finish(needsInput({ call: callInfo, code: decision.code, message: decision.reason, category: 'authorization', side_effect: noEffect }));
       const error: ErrorInfo = { category: 'authorization', code: decision.code, message: decision.reason, retryable: false, action: 'request_authorization', kind: 'execution' };
       detail.execution.classification = error;
       return finish(failed({ call: callInfo, error, side_effect: noEffect }));

@@ -9,6 +9,7 @@ const toolPolicy = {
   properties: {
     effect: { enum: ['read', 'write'], description: 'Side-effect class. Overrides MCP annotations.' },
     idempotent: { type: 'boolean', description: 'A repeat with the same arguments changes nothing further.' },
+    honours_key: { type: 'boolean', description: 'The upstream deduplicates on the idempotency key it gets in _meta, so a confirmed-absent write may be resent with the same key.' },
     reconcile: {
       type: 'object',
       additionalProperties: false,

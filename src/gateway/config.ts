@@ -12,6 +12,7 @@ import { gatewayConfigSchema } from './config-schema.js';
 export interface ToolPolicy {
   readonly effect?: 'read' | 'write';
   readonly idempotent?: boolean;
+  readonly honours_key?: boolean;
   readonly reconcile?: { readonly tool: string; readonly args?: Record<string, unknown> };
   readonly untrusted_fields?: readonly string[];
   readonly visibility?: Readonly<Record<string, 'model' | 'user' | 'internal'>>;

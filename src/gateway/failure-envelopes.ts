@@ -6,6 +6,7 @@
  */
 import { classifyError, failed, needsInput, unknown, type CallInfo, type Envelope, type ErrorInfo, type Reconciliation } from '../contract/index.js';
 import type { EffectivePolicy } from './tool-policy.js';
+import { substituteKey } from './write-reconcile.js';
 
 /** Why no tool result came back. */
 export type NoResult =
@@ -98,13 +99,8 @@ export function confirmationEnvelope(ctx: Pick<FailureContext, 'call' | 'upstrea
   return needsInput({
     call: ctx.call,
     code: 'CONFIRMATION_REQUIRED',
+    category: 'authorization',
     message: `tool ${ctx.upstreamTool} (risk ${ctx.policy.risk}) needs a human confirmation: repeat the call with _meta["${metaKey}"] = true once the user agreed`,
     side_effect: { occurred: false, operation: ctx.policy.effect === 'write' ? ctx.upstreamTool : 'read' },
   });
-}
-
-function substituteKey(args: Record<string, unknown>, key: string | null): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(args)) out[k] = v === '$key' ? key : v;
-  return out;
 }

@@ -119,7 +119,12 @@ async function pipeline(outcome: ToolOutcome, ctx: PipelineContext): Promise<Pip
   return finish(env);
 }
 
-function finish(envelope: Envelope): PipelineOutput {
+/**
+ * Check an envelope's invariants (an invalid one becomes `GATEWAY_ENVELOPE_INVALID`) and render
+ * the client's `CallToolResult`.
+ * @example const { result } = finish(confirmedEnvelope(ctx, lookup));
+ */
+export function finish(envelope: Envelope): PipelineOutput {
   const verdict = validate(envelope);
   let env = envelope;
   if (!verdict.valid) {

@@ -6,11 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { digest, type CallInfo, type Envelope } from '../contract/index.js';
+import { argsDigest as digestArgs, beginWrite, decideAfterLookup, idempotencyKey, settleWrite, unknownEnvelope, type ReconcileContext, type ReconcileLookup } from '../effects/index.js';
 import type { LedgerState } from '../store/index.js';
 import { confirmationEnvelope, type NoResult } from './failure-envelopes.js';
+import { lookupOnUpstream, reconciledEnvelope } from './write-reconcile.js';
 import { forwardRequest, RelayedRpcError, type ForwardExtra } from './forward.js';
 import { toMcpResult } from '../adapters/mcp/index.js';
-import { runResultPipeline, type ToolOutcome } from './result-pipeline.js';
+import { finish, runResultPipeline, type ToolOutcome } from './result-pipeline.js';
 import { resolveToolPolicy, type EffectivePolicy } from './tool-policy.js';
 import { track, type SessionState } from './session-state.js';
 import { reconnectUpstream, resolveTool } from './session-upstreams.js';
@@ -18,6 +20,10 @@ import type { UpstreamConnection } from './upstream.js';
 
 /** `_meta` key a client may set to choose the idempotency key of a write. */
 export const IDEMPOTENCY_META_KEY = 'dev.tool-result-contract/idempotency_key';
+/** `_meta` key a client may set to derive a stable key (tool + args + principal + scope) for a write it may repeat. */
+export const SCOPE_META_KEY = 'dev.tool-result-contract/idempotency_scope';
+/** Attempts of one write under one key (the first send plus one resend after a confirmed absence). */
+const MAX_WRITE_ATTEMPTS = 2;
 /** `_meta` key a client sets to `true` to confirm a call whose tool requires confirmation. */
 export const CONFIRM_META_KEY = 'dev.tool-result-contract/confirmed';
 
@@ -36,9 +42,11 @@ export async function callTool(state: SessionState, params: { name: string; argu
   const policy = resolveToolPolicy(state.options.config, upstream.config, upstreamTool, tool?.annotations);
   const meta = params._meta ?? {};
   const args = params.arguments ?? {};
-  const argsDigest = digest(args);
-  const key = policy.effect === 'write' ? (typeof meta[IDEMPOTENCY_META_KEY] === 'string' && meta[IDEMPOTENCY_META_KEY] !== '' ? (meta[IDEMPOTENCY_META_KEY] as string) : `idem_${randomUUID()}`) : null;
-  const call: CallInfo = { tool_name: params.name, call_id: `call_${randomUUID()}`, attempt: 1, ...(key === null ? {} : { idempotency_key: key }) };
+  const argsDigest = digestArgs(args);
+  const callId = `call_${randomUUID()}`;
+  const key = policy.effect === 'write' ? writeKey(meta, params.name, args, state.principal, callId) : null;
+  let call: CallInfo = { tool_name: params.name, call_id: callId, attempt: 1, ...(key === null ? {} : { idempotency_key: key }) };
+  let pending: { category: string; code: string; message: string } | null = null;
   const detail: Record<string, unknown> = { session: state.sessionId, upstream: upstream.config.name, upstream_tool: upstreamTool, effect: policy.effect, effect_source: policy.effectSource, risk: policy.risk };
 
   const record = async (envelope: Envelope, extraDetail: Record<string, unknown> = {}): Promise<void> => {
@@ -63,44 +71,92 @@ export async function callTool(state: SessionState, params: { name: string; argu
     return toMcpResult(envelope) as CallToolResult;
   }
 
+  let attempt = 1;
   if (key !== null) {
-    const begun = await state.options.store.ledgerBegin({ key, tool: params.name, principal: state.principal, argsDigest, callId: call.call_id, now: started.toISOString() });
-    if (!begun.created) {
-      const replay = replayEnvelope(begun.entry.envelope, begun.entry.argsDigest === argsDigest, begun.entry.state);
-      if (replay.kind === 'replay') {
-        await record(replay.envelope, { ledger: 'replayed', replayed_call_id: begun.entry.callId });
-        return toMcpResult(replay.envelope) as CallToolResult;
-      }
-      throw new McpError(ErrorCode.InvalidParams, replay.message, { code: replay.code, idempotency_key: key });
+    const decision = await beginWrite(state.options.store, { key, tool: params.name, principal: state.principal, argsDigest, callId: call.call_id, now: started.toISOString() });
+    if (decision.kind === 'replay') {
+      await record(decision.envelope, { ledger: 'replayed', replayed_call_id: decision.entry.callId });
+      return toMcpResult(decision.envelope) as CallToolResult;
     }
+    if (decision.kind === 'refuse') {
+      const message = decision.entry.argsDigest !== argsDigest ? 'this idempotency key was used with other arguments' : decision.message;
+      throw new McpError(ErrorCode.InvalidParams, message, { code: decision.code, idempotency_key: key });
+    }
+    if (decision.kind === 'reconcile') {
+      // An earlier attempt under this key ended unknown: look it up before anything is resent (W3).
+      attempt = decision.entry.attempts;
+      call = { ...call, attempt };
+    } else {
+      attempt = decision.attempt;
+      call = { ...call, attempt };
+    }
+    if (decision.kind === 'reconcile' && policy.reconcile === null) {
+      const { envelope, result } = finish(unknownEnvelope(reconcileContext(), { category: 'transport_timeout', code: 'COMMIT_STATUS_UNKNOWN', message: `an earlier attempt under key ${key} ended without a confirmed outcome and no reconcile tool is configured` }, 'unknowable'));
+      await record(envelope, { ledger: 'unknown_pending' });
+      return result;
+    }
+    if (decision.kind === 'reconcile') pending = { category: 'transport_timeout', code: 'COMMIT_STATUS_UNKNOWN', message: `an earlier attempt under key ${key} ended without a confirmed outcome` };
   }
 
   let current: UpstreamConnection | null = upstream;
-  let outcome: ToolOutcome;
+  let outcome: ToolOutcome = { kind: 'unavailable', detail: 'not called' };
   let noise = 0;
-  if (current.closed) current = await reconnectUpstream(state, upstream).catch(() => null);
-  if (current === null) {
-    outcome = { kind: 'unavailable', detail: 'it exited and could not be restarted' };
-  } else {
-    const noiseBefore = current.noise;
-    outcome = await invoke(current, upstreamTool, params, extra, policy, state);
-    noise = current.noise - noiseBefore;
-    if (outcome.kind === 'closed' && current.stderrTail.length > 0) detail['upstream_stderr'] = current.stderrTail.slice(-5);
+  let reconciled: Envelope | null = null;
+  const lookups: unknown[] = [];
+  for (;;) {
+    if (current !== null && current.closed) current = await reconnectUpstream(state, current).catch(() => null);
+    if (pending === null) {
+      if (current === null) {
+        outcome = { kind: 'unavailable', detail: 'it exited and could not be restarted' };
+      } else {
+        const noiseBefore = current.noise;
+        outcome = await invoke(current, upstreamTool, params, extra, policy, state, key);
+        noise += current.noise - noiseBefore;
+        if (outcome.kind === 'closed' && current.stderrTail.length > 0) detail['upstream_stderr'] = current.stderrTail.slice(-5);
+      }
+      // A write that reached the upstream and got no answer (crash, deadline) is reconciled when a lookup is configured.
+      if (key !== null && policy.reconcile !== null && (outcome.kind === 'closed' || outcome.kind === 'timeout')) {
+        pending = outcome.kind === 'closed'
+          ? { category: 'upstream', code: 'UPSTREAM_CLOSED', message: `upstream "${upstream.config.name}" closed the connection during the call` }
+          : { category: 'transport_timeout', code: 'UPSTREAM_TIMEOUT', message: `upstream "${upstream.config.name}" did not answer within ${policy.timeoutMs} ms` };
+      }
+    }
+    if (pending === null || key === null || policy.reconcile === null) break;
+    // Persist "unknown" before looking up: a gateway crash here leaves an entry the next call reconciles.
+    await settleWrite(state.options.store, key, { state: 'unknown', attempts: attempt, now: now().toISOString() }).catch(() => null);
+    if (current !== null && current.closed) current = await reconnectUpstream(state, current).catch(() => null);
+    const lookup: ReconcileLookup = current === null ? { state: 'unknown', reason: 'the upstream could not be restarted for the lookup' } : await lookupOnUpstream(current, policy.reconcile, key, policy.timeoutMs);
+    const action = decideAfterLookup(lookup, { idempotent: policy.idempotent, honoursKey: policy.honoursKey, attemptsLeft: attempt < MAX_WRITE_ATTEMPTS });
+    lookups.push({ attempt, lookup, action });
+    if (action === 'retry_same_key') {
+      attempt += 1;
+      call = { ...call, attempt };
+      pending = null;
+      await settleWrite(state.options.store, key, { state: 'in_flight', attempts: attempt, now: now().toISOString() }).catch(() => null);
+      continue;
+    }
+    reconciled = reconciledEnvelope({ call, upstream: upstream.config.name, upstreamTool, policy, key, retrievedAt: now().toISOString() }, lookup, pending);
+    break;
   }
+  if (lookups.length > 0) detail['reconciliation'] = lookups;
 
-  if (outcome.kind === 'rpc_error' && policy.effect === 'read') {
+  if (reconciled === null && outcome.kind === 'rpc_error' && policy.effect === 'read') {
     // A protocol error from the upstream stays a JSON-RPC error (SPEC X1); it is still audited.
     const { envelope } = await runPipeline(outcome);
     await record(envelope, { outcome: outcome.kind });
     throw new RelayedRpcError(outcome.code, outcome.message, outcome.data);
   }
-  const { envelope, result } = await runPipeline(outcome);
+  const { envelope, result } = reconciled !== null ? finish(reconciled) : await runPipeline(outcome);
   if (key !== null) {
-    await state.options.store.ledgerUpdate(key, { state: ledgerState(envelope), attempts: 1, envelope, now: now().toISOString() }).catch(() => undefined);
+    await settleWrite(state.options.store, key, { state: ledgerState(envelope), attempts: attempt, envelope, now: now().toISOString() }).catch(() => null);
   }
   // The audit write stays off the response path; the session waits for it before closing.
-  track(state, record(envelope, { outcome: outcome.kind, noise, duration_ms: now().getTime() - started.getTime() }));
+  track(state, record(envelope, { outcome: reconciled !== null ? 'reconciled' : outcome.kind, noise, attempts: attempt, duration_ms: now().getTime() - started.getTime() }));
   return result;
+
+  function reconcileContext(): ReconcileContext {
+    return { call, operation: upstreamTool, key: key as string, sourceType: policy.sourceType, sourceId: `${upstream.config.name}/${upstreamTool}`, retrievedAt: now().toISOString(), queryTool: 'manual' };
+  }
 
   function runPipeline(o: ToolOutcome) {
     return runResultPipeline(o, {
@@ -127,13 +183,14 @@ async function invoke(
   extra: ForwardExtra,
   policy: EffectivePolicy,
   state: SessionState,
+  key: string | null,
 ): Promise<ToolOutcome> {
   const sent: Record<string, unknown> = { name: upstreamTool };
   if (params.arguments !== undefined) sent['arguments'] = params.arguments;
-  if (params._meta !== undefined) {
-    const { [IDEMPOTENCY_META_KEY]: _k, [CONFIRM_META_KEY]: _c, ...rest } = params._meta;
-    if (Object.keys(rest).length > 0) sent['_meta'] = rest;
-  }
+  const { [IDEMPOTENCY_META_KEY]: _k, [CONFIRM_META_KEY]: _c, [SCOPE_META_KEY]: _s, ...rest } = params._meta ?? {};
+  // A write carries its key upstream, so a server that honours keys can deduplicate and be looked up by it.
+  if (key !== null) rest[IDEMPOTENCY_META_KEY] = key;
+  if (Object.keys(rest).length > 0) sent['_meta'] = rest;
   try {
     return { kind: 'result', result: await forwardRequest(up, 'tools/call', sent, extra, { timeoutMs: policy.timeoutMs }) };
   } catch (error) {
@@ -158,17 +215,16 @@ function exitDetail(up: UpstreamConnection): string {
   return tail === undefined ? 'the upstream process exited' : `the upstream process exited (last stderr line: ${tail.slice(0, 200)})`;
 }
 
+/** The client's key; else one derived by the effects module, scoped by the client's scope or (default) this call. */
+function writeKey(meta: Record<string, unknown>, tool: string, args: unknown, principal: string, callId: string): string {
+  const given = meta[IDEMPOTENCY_META_KEY];
+  if (typeof given === 'string' && given !== '') return given;
+  const scope = meta[SCOPE_META_KEY];
+  return idempotencyKey({ tool, args, principal, scope: typeof scope === 'string' && scope !== '' ? scope : callId });
+}
+
 function ledgerState(env: Envelope): LedgerState {
   if (env.status === 'succeeded' || env.status === 'partial') return 'succeeded';
   if (env.status === 'unknown') return 'unknown';
   return 'failed';
-}
-
-type Replay = { kind: 'replay'; envelope: Envelope } | { kind: 'refuse'; code: string; message: string };
-
-function replayEnvelope(stored: unknown, sameArgs: boolean, state: LedgerState): Replay {
-  if (!sameArgs) return { kind: 'refuse', code: 'IDEMPOTENCY_KEY_REUSED', message: 'this idempotency key was used with other arguments' };
-  if (state === 'in_flight') return { kind: 'refuse', code: 'IDEMPOTENCY_KEY_IN_FLIGHT', message: 'a call with this idempotency key is still in flight' };
-  if (stored === null || typeof stored !== 'object') return { kind: 'refuse', code: 'IDEMPOTENCY_KEY_UNSETTLED', message: 'the earlier call with this key left no result; reconcile it first' };
-  return { kind: 'replay', envelope: stored as Envelope };
 }

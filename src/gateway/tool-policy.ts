@@ -10,6 +10,8 @@ export interface EffectivePolicy {
   /** Where `effect` came from, for the audit trail. */
   readonly effectSource: 'config' | 'annotation' | 'default';
   readonly idempotent: boolean;
+  /** The upstream deduplicates on the idempotency key (sent in `_meta`). */
+  readonly honoursKey: boolean;
   readonly reconcile: { readonly tool: string; readonly args?: Record<string, unknown> } | null;
   readonly untrustedFields: readonly string[];
   readonly visibility: Readonly<Record<string, 'model' | 'user' | 'internal'>>;
@@ -54,6 +56,7 @@ export function resolveToolPolicy(config: GatewayConfig, upstream: UpstreamConfi
     effect,
     effectSource,
     idempotent: idempotent ?? effect === 'read',
+    honoursKey: merged.honours_key ?? false,
     reconcile: merged.reconcile ?? null,
     untrustedFields: merged.untrusted_fields ?? [],
     visibility: merged.visibility ?? {},

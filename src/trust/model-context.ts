@@ -78,7 +78,8 @@ function safeId(id: string): string {
 
 function completenessNotice(env: Envelope): string | undefined {
   const c = env.completeness;
-  if (c === undefined) return 'Completeness not stated: do not assume this is the full result.';
+  // A call that returned no facts (failed, held, unknown) has nothing to be complete about.
+  if (c === undefined) return env.data === null ? undefined : 'Completeness not stated: do not assume this is the full result.';
   const returned = c.returned_items ?? null;
   const available = c.available_items ?? null;
   const total = available === null ? 'an unknown total' : String(available);

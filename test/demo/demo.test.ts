@@ -210,6 +210,13 @@ describe('trc demo on an existing store', () => {
     }
   }, 60_000);
 
+  it('reports a store path that cannot be created with a stable code and exit code 2', async () => {
+    const r = await runCli(['demo', '--store', join(worldPath, 'under-a-file.sqlite')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('DEMO_STORE_UNUSABLE');
+    expect(r.stderr).not.toContain('internal error');
+  });
+
   it('refuses an unknown flag with exit code 2', async () => {
     const r = await runCli(['demo', '--bogus']);
     expect(r.code).toBe(2);
