@@ -4,8 +4,8 @@
  * multi-byte character split between chunks is never decoded in halves. Elements are handed
  * over whole (as a byte range); what they contain is checked when they are parsed.
  *
- * The scan is the hot loop of the streaming path: strings are skipped with native `indexOf`,
- * and positions (line, column) are only worked out when an error is reported.
+ * The scan is the hot loop of the streaming path: strings are skipped in a tight loop, and
+ * positions (line, column) are only worked out when an error is reported.
  */
 import { TrcError } from '../contract/index.js';
 
@@ -114,22 +114,20 @@ export class JsonArraySplitter {
     const base = this.base;
     for (let i = 0; i < n; i++) {
       if (mode === ELEMENT && inString) {
+        // Skip to the closing quote. A plain loop beats indexOf here: most strings of JSON rows
+        // are short, and a backslash always takes the next byte with it (even in the next chunk).
+        let j = i;
         if (escaped) {
           escaped = false;
-          continue;
+          j++;
         }
-        const q = chunk.indexOf(0x22, i);
-        if (q === -1) {
-          let k = n - 1;
-          while (k >= i && chunk[k] === 0x5c) k--;
-          escaped = (n - 1 - k) % 2 === 1;
-          break;
+        for (; j < n; j++) {
+          const b = chunk[j];
+          if (b === 0x22) break;
+          if (b === 0x5c && ++j === n) escaped = true;
         }
-        let k = q - 1;
-        while (k >= i && chunk[k] === 0x5c) k--;
-        i = q;
-        // An odd run of backslashes right before the quote escapes it.
-        if ((q - 1 - k) % 2 === 0) inString = false;
+        i = j;
+        if (j < n) inString = false;
         continue;
       }
       const c = chunk[i] as number;

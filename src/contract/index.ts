@@ -67,3 +67,5 @@ export { parseRetryAfter } from './classify-http.js';
 export type { ClassifiedError, ClassifyOptions, ClassifiableFailure, ErrorKind, HttpFailure, JsonRpcFailure } from './classify-types.js';
 export { parseJson, lineAndColumn } from './parse-json.js';
 export type { ParseJsonResult } from './parse-json.js';
+export { checkStrictSchema, STRICT_RULES } from './strict-schema.js';
+export type { StrictRule, StrictSchemaFinding } from './strict-schema.js';

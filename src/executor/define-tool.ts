@@ -4,8 +4,8 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { TrcError, createAjv2020 } from '../contract/index.js';
-// The adapters' OpenAI strict-mode check is the one definition of those rules.
-import { checkStrictSchema, type StrictSchemaFinding } from '../adapters/openai/index.js';
+// The OpenAI strict-mode rules have one definition, in the contract (the openai adapter re-exports it).
+import { checkStrictSchema, type StrictSchemaFinding } from '../contract/index.js';
 import type { ToolSpec } from './types.js';
 
 /** A checked tool, ready for {@link createExecutor}. */

@@ -65,9 +65,10 @@ function bounds(value: unknown): { bytes: number; items: number; chars: number; 
       for (const x of v) walk(x, d + 1);
     } else if (v !== null && typeof v === 'object') {
       bytes += 2;
-      for (const [k, x] of Object.entries(v)) {
+      const obj = v as Record<string, unknown>;
+      for (const k of Object.keys(obj)) {
         bytes += 6 * k.length + 4;
-        walk(x, d + 1);
+        walk(obj[k], d + 1);
       }
     } else {
       bytes += 24; // the longest number, true, false or null

@@ -42,16 +42,12 @@ export async function runWithDeadline(input: RunInput): Promise<RunOutcome> {
   // one promise per call otherwise). Once stopped, a late reader gets an already-aborted signal.
   let controller: AbortController | undefined;
   let stop: Stop | undefined;
-  let rejectRace: (stop: Stop) => void = () => undefined;
-  const stopped = new Promise<never>((_, reject) => {
-    rejectRace = reject;
-  });
-  stopped.catch(() => undefined);
+  let rejectRun: (stop: Stop) => void = () => undefined;
   const halt = (s: Stop) => {
     if (stop !== undefined) return;
     stop = s;
     controller?.abort(s.reason);
-    rejectRace(s);
+    rejectRun(s);
   };
   const onParentAbort = () => halt({ reason: parent?.reason ?? new DOMException('the call was cancelled', 'AbortError'), timedOut: false });
   if (parent !== undefined) {
@@ -78,8 +74,17 @@ export async function runWithDeadline(input: RunInput): Promise<RunOutcome> {
   };
   try {
     const run = input.tool.run as (args: unknown, ctx: ToolContext) => unknown;
-    // Already stopped (a parent signal aborted before the start): the tool never runs.
-    const value = stop !== undefined ? await stopped : await Promise.race([Promise.resolve().then(() => run(input.args, ctx)), stopped]);
+    // One promise settled by whichever comes first, the tool or a stop (cheaper than a race).
+    const value = await new Promise<unknown>((resolve, reject) => {
+      rejectRun = reject;
+      // Already stopped (a parent signal aborted before the start): the tool never runs.
+      if (stop !== undefined) return reject(stop);
+      try {
+        Promise.resolve(run(input.args, ctx)).then(resolve, reject);
+      } catch (error) {
+        reject(error);
+      }
+    });
     return { kind: 'returned', value, sent, ms: input.now() - started };
   } catch (error) {
     const ms = input.now() - started;

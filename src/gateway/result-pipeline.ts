@@ -92,13 +92,15 @@ async function pipeline(outcome: ToolOutcome, ctx: PipelineContext): Promise<Pip
   if (ctx.policy.effect === 'write' && ctx.policy.effectSource === 'default' && !isError) {
     warnings.push({ code: 'EFFECT_UNDECLARED', message: `the effect of ${ctx.upstreamTool} is not configured (annotations of an untrusted server are only hints); it is handled as a possible write` });
   }
-  env = { ...env, warnings: [...env.warnings, ...warnings] };
+  if (warnings.length > 0) env = { ...env, warnings: [...env.warnings, ...warnings] };
   // Z3: sensitive fields go first, before anything is isolated, trimmed or stored.
   env = hideInternal(env, ctx.policy.visibility);
-  env = { ...env, untrusted_content: [...(env.untrusted_content ?? []), ...untrustedFields(env.data, ctx)] };
+  const fields = untrustedFields(env.data, ctx);
+  if (fields.length > 0) env = { ...env, untrusted_content: [...(env.untrusted_content ?? []), ...fields] };
 
   if (env.status === 'succeeded' || env.status === 'partial') {
     const rawText = rawBody(raw);
+    const beforeFit = env;
     env = await fit(
       env,
       { maxBytes: ctx.policy.maxBytes, ...(ctx.policy.maxTokens === null ? {} : { maxTokens: ctx.policy.maxTokens }) },
@@ -114,7 +116,11 @@ async function pipeline(outcome: ToolOutcome, ctx: PipelineContext): Promise<Pip
         ...(rawText === undefined ? {} : { raw: rawText }),
       },
     );
-    env = { ...env, untrusted_content: (env.untrusted_content ?? []).map((u) => capText(u, ctx.policy.maxBytes)) };
+    const capped = (env.untrusted_content ?? []).map((u) => capText(u, ctx.policy.maxBytes));
+    if (capped.some((u, i) => u !== env.untrusted_content?.[i])) env = { ...env, untrusted_content: capped };
+    // `fit` validates the envelope it is given; when it returned it unchanged (nothing cut) and
+    // nothing was capped, validating again would only repeat that work.
+    else if (env === beforeFit) return finish(env, { validated: true });
   }
   return finish(env);
 }
@@ -124,7 +130,8 @@ async function pipeline(outcome: ToolOutcome, ctx: PipelineContext): Promise<Pip
  * the client's `CallToolResult`.
  * @example const { result } = finish(confirmedEnvelope(ctx, lookup));
  */
-export function finish(envelope: Envelope): PipelineOutput {
+export function finish(envelope: Envelope, options: { validated?: boolean } = {}): PipelineOutput {
+  if (options.validated === true) return { envelope, result: toMcpResult(envelope) as CallToolResult };
   const verdict = validate(envelope);
   let env = envelope;
   if (!verdict.valid) {

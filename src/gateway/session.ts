@@ -33,6 +33,7 @@ import { namespaceItems } from './routing.js';
 import { track, type GatewayOptions, type SessionState } from './session-state.js';
 import { connectAll, refreshToolRoutes } from './session-upstreams.js';
 import { callTool } from './tool-call.js';
+import { flushAudit } from './audit-queue.js';
 import type { UpstreamConnection } from './upstream.js';
 
 /** A running session. */
@@ -192,6 +193,8 @@ export async function startSession(options: GatewayOptions, transport: Transport
       while (state.inflight.size > 0 && Date.now() < deadline) {
         await Promise.race([Promise.all([...state.inflight]), new Promise((r) => setTimeout(r, deadline - Date.now()).unref())]);
       }
+      // Queued audit records reach the store before the session reports done (the CLI closes the store after).
+      await flushAudit(options.store);
       await Promise.all(state.upstreams.map((u) => u.close()));
       resolveDone();
     })();

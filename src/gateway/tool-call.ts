@@ -7,14 +7,15 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { digest, type CallInfo, type Envelope } from '../contract/index.js';
 import { argsDigest as digestArgs, beginWrite, decideAfterLookup, idempotencyKey, settleWrite, unknownEnvelope, type ReconcileContext, type ReconcileLookup } from '../effects/index.js';
-import type { LedgerState } from '../store/index.js';
+import type { AuditRecord, LedgerState } from '../store/index.js';
+import { enqueueAudit } from './audit-queue.js';
 import { confirmationEnvelope, type NoResult } from './failure-envelopes.js';
 import { lookupOnUpstream, reconciledEnvelope } from './write-reconcile.js';
 import { forwardRequest, RelayedRpcError, type ForwardExtra } from './forward.js';
 import { toMcpResult } from '../adapters/mcp/index.js';
 import { finish, runResultPipeline, type ToolOutcome } from './result-pipeline.js';
 import { resolveToolPolicy, type EffectivePolicy } from './tool-policy.js';
-import { track, type SessionState } from './session-state.js';
+import type { SessionState } from './session-state.js';
 import { reconnectUpstream, resolveTool } from './session-upstreams.js';
 import type { UpstreamConnection } from './upstream.js';
 
@@ -50,19 +51,20 @@ export async function callTool(state: SessionState, params: { name: string; argu
   const detail: Record<string, unknown> = { session: state.sessionId, upstream: upstream.config.name, upstream_tool: upstreamTool, effect: policy.effect, effect_source: policy.effectSource, risk: policy.risk };
 
   const record = async (envelope: Envelope, extraDetail: Record<string, unknown> = {}): Promise<void> => {
-    await state.options.store
-      .appendAudit({
-        callId: call.call_id,
-        tool: params.name,
-        principal: state.principal,
-        startedAt: started.toISOString(),
-        finishedAt: now().toISOString(),
-        status: envelope.status,
-        argsDigest,
-        envelopeDigest: digest(envelope),
-        detail: { ...detail, ...extraDetail, error_code: envelope.error?.code ?? null, warnings: envelope.warnings, resources: (envelope.resources ?? []).map((r) => r.uri), envelope },
-      })
-      .catch(() => undefined);
+    const entry: AuditRecord = {
+      callId: call.call_id,
+      tool: params.name,
+      principal: state.principal,
+      startedAt: started.toISOString(),
+      finishedAt: now().toISOString(),
+      status: envelope.status,
+      argsDigest,
+      envelopeDigest: digest(envelope),
+      detail: { ...detail, ...extraDetail, error_code: envelope.error?.code ?? null, warnings: envelope.warnings, resources: (envelope.resources ?? []).map((r) => r.uri), envelope },
+    };
+    // A write's record is inserted before its answer is sent; others go through the write-behind queue.
+    if (key !== null) await state.options.store.appendAudit(entry).catch(() => undefined);
+    else enqueueAudit(state.options.store, entry);
   };
 
   if (policy.confirmationRequired && meta[CONFIRM_META_KEY] !== true) {
@@ -150,8 +152,8 @@ export async function callTool(state: SessionState, params: { name: string; argu
   if (key !== null) {
     await settleWrite(state.options.store, key, { state: ledgerState(envelope), attempts: attempt, envelope, now: now().toISOString() }).catch(() => null);
   }
-  // The audit write stays off the response path; the session waits for it before closing.
-  track(state, record(envelope, { outcome: reconciled !== null ? 'reconciled' : outcome.kind, noise, attempts: attempt, duration_ms: now().getTime() - started.getTime() }));
+  // Reads: queued (write-behind, flushed before the session reports done). Writes: inserted first.
+  await record(envelope, { outcome: reconciled !== null ? 'reconciled' : outcome.kind, noise, attempts: attempt, duration_ms: now().getTime() - started.getTime() });
   return result;
 
   function reconcileContext(): ReconcileContext {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonArraySplitter, findJsonError } from '../../src/budget/index.js';
 import { isTrcError } from '../../src/contract/index.js';
@@ -49,6 +50,19 @@ describe('JsonArraySplitter', () => {
     for (let i = 0; i <= bytes.length; i++) {
       for (let j = i; j <= bytes.length; j++) expect(split(bytes, [i, j])).toEqual(EXPECTED);
     }
+  });
+
+  it('splits random values full of quotes and backslash runs the same, wherever the chunks are cut', () => {
+    const text = fc.stringMatching(/^["\\,\][{}aé😀]*$/u);
+    const value = fc.array(fc.oneof(text, fc.dictionary(text, text, { maxKeys: 3 }), fc.array(text, { maxLength: 3 })), { maxLength: 6 });
+    fc.assert(
+      fc.property(value, fc.array(fc.nat(), { maxLength: 5 }), (v, raw) => {
+        const input = Buffer.from(JSON.stringify(v), 'utf8');
+        const cuts = raw.map((c) => c % (input.length + 1)).sort((a, b) => a - b);
+        expect(split(input, cuts)).toEqual(v);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('splits the same elements when fed one byte at a time', () => {

@@ -6,7 +6,7 @@
  */
 export { toChatToolMessage, toChatToolMessages, toFunctionCallOutput, toFunctionCallOutputs } from './messages.js';
 export type { FunctionCallOutputItem } from './messages.js';
-export { checkStrictSchema, STRICT_RULES } from './strict-schema.js';
-export type { StrictRule, StrictSchemaFinding } from './strict-schema.js';
+export { checkStrictSchema, STRICT_RULES } from '../../contract/index.js';
+export type { StrictRule, StrictSchemaFinding } from '../../contract/index.js';
 export { alignBatch, cancelledEnvelope, deniedEnvelope, renderModelText, modelView } from '../shared/index.js';
 export type { CallRef } from '../shared/index.js';

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isTrcError } from '../../contract/index.js';
-import { loadGatewayConfig, openGatewayStore, serveHttp, startSession, upstreamFromCommand, type GatewayConfig } from '../../gateway/index.js';
+import { flushAudit, loadGatewayConfig, openGatewayStore, serveHttp, startSession, upstreamFromCommand, type GatewayConfig } from '../../gateway/index.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 
 const HELP = `Usage: trc gateway [--config FILE] [--http PORT] [--store PATH] [--name NAME] -- CMD [ARGS...]
@@ -109,6 +109,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     process.off('SIGTERM', stop);
     return 0;
   } finally {
+    // No queued audit record may be lost on a clean shutdown.
+    await flushAudit(store);
     await store.close().catch(() => undefined);
   }
 }

@@ -3,7 +3,7 @@
  * of JSON Schema. `checkStrictSchema` reports every violation, each with the JSON Pointer of the
  * offending schema node, so a tool definition can be fixed before the API rejects it.
  */
-import { escapePointerToken } from '../../contract/index.js';
+import { escapePointerToken } from './pointer.js';
 
 /** Stable ids of the strict-mode rules. */
 export const STRICT_RULES = {

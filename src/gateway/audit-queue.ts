@@ -1,0 +1,74 @@
+/**
+ * Write-behind audit for the gateway: a call's record is queued and the queue is drained once
+ * per event-loop turn, after the responses of that turn were written, so the insert is off the
+ * response path. Stores that offer `appendAuditBatch(records)` get one batch (one transaction)
+ * per turn; others get the records one by one. Sessions flush the queue before they report
+ * done, and the CLI closes the store only after that: a clean shutdown (client closes, SIGINT,
+ * SIGTERM) loses no record. A crash (SIGKILL, power loss) can lose the records of the current
+ * turn that were not yet inserted — at most the calls answered in the last few milliseconds;
+ * writes are not exposed to that, their record is inserted before their answer is sent.
+ */
+import type { AuditRecord, Store } from '../store/index.js';
+
+/** A store that can insert many audit records in one transaction (optional capability). */
+interface BatchingStore {
+  appendAuditBatch(records: readonly AuditRecord[]): Promise<void>;
+}
+
+interface Queue {
+  records: AuditRecord[];
+  scheduled: boolean;
+  draining: Promise<void>;
+}
+
+const queues = new WeakMap<Store, Queue>();
+
+/**
+ * Queue one audit record for `store`; it is inserted within this event-loop turn's drain.
+ * @example enqueueAudit(store, record);
+ */
+export function enqueueAudit(store: Store, record: AuditRecord): void {
+  let q = queues.get(store);
+  if (q === undefined) {
+    q = { records: [], scheduled: false, draining: Promise.resolve() };
+    queues.set(store, q);
+  }
+  q.records.push(record);
+  if (!q.scheduled) {
+    q.scheduled = true;
+    const queue = q;
+    // setImmediate runs after the I/O callbacks of this turn: the answers go out first.
+    setImmediate(() => {
+      queue.scheduled = false;
+      queue.draining = queue.draining.then(() => drain(store, queue));
+    });
+  }
+}
+
+/**
+ * Wait until every queued record of `store` was inserted (or failed to be; audit failures never
+ * fail a call).
+ * @example await flushAudit(store); await store.close();
+ */
+export async function flushAudit(store: Store): Promise<void> {
+  const q = queues.get(store);
+  if (q === undefined) return;
+  // Records queued while draining are picked up by the loop.
+  while (q.records.length > 0 || q.scheduled) {
+    q.scheduled = false;
+    q.draining = q.draining.then(() => drain(store, q));
+    await q.draining;
+  }
+  await q.draining;
+}
+
+async function drain(store: Store, q: Queue): Promise<void> {
+  const batch = q.records.splice(0);
+  if (batch.length === 0) return;
+  const batching = (store as Partial<BatchingStore>).appendAuditBatch;
+  if (typeof batching === 'function') {
+    await batching.call(store, batch).catch(() => undefined);
+    return;
+  }
+  for (const r of batch) await store.appendAudit(r).catch(() => undefined);
+}
