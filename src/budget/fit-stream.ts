@@ -27,41 +27,6 @@ export interface StreamOptions extends FitContext {
 
 const encoder = new TextEncoder();
 
-/** Raw bytes reach the store in pieces of this size (the SQLite store's default chunk size). */
-const SPOOL_PIECE_BYTES = 1 << 20;
-
-/**
- * Gathers incoming chunks into one reused buffer and hands the writer full pieces. Why: the
- * writer copies what it is given and keeps the copies until a store chunk is full; fed many
- * small chunks, those copies live long enough to reach V8's old space, where their memory waits
- * for a full GC. One reused buffer and one short-lived copy per piece keep the peak low.
- */
-class SpoolBuffer {
-  private readonly buf = new Uint8Array(SPOOL_PIECE_BYTES);
-  private used = 0;
-
-  constructor(private readonly writer: ResourceWriter) {}
-
-  async add(chunk: Uint8Array): Promise<void> {
-    let at = 0;
-    while (at < chunk.length) {
-      const take = Math.min(this.buf.length - this.used, chunk.length - at);
-      this.buf.set(chunk.subarray(at, at + take), this.used);
-      this.used += take;
-      at += take;
-      if (this.used === this.buf.length) await this.flush();
-    }
-  }
-
-  /** Write what is gathered (the writer copies it before its promise settles). */
-  async flush(): Promise<void> {
-    if (this.used === 0) return;
-    const piece = this.used === this.buf.length ? this.buf : this.buf.subarray(0, this.used);
-    this.used = 0;
-    await this.writer.write(piece);
-  }
-}
-
 const text = (bytes: Uint8Array, from: number, to: number): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString('utf8');
 
@@ -104,7 +69,6 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
   const keepBytes = Math.max(resolved.maxBytes, resolved.maxTokens * 16) * 2;
 
   const writer: ResourceWriter | null = ctx.store === undefined ? null : await ctx.store.createResource({ principal, tool, mimeType: 'application/json', expiresAt });
-  const spoolBuffer = writer === null ? null : new SpoolBuffer(writer);
   const kept: unknown[] = [];
   let keptBytes = 0;
   let total = 0;
@@ -161,7 +125,8 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
     for await (const part of source) {
       const chunk = typeof part === 'string' ? encoder.encode(part) : part;
       read += chunk.length;
-      if (spoolBuffer !== null) await spoolBuffer.add(chunk);
+      // The writer copies what it keeps, so a source that reuses its buffer is fine.
+      if (writer !== null) await writer.write(chunk);
       splitter.push(chunk);
       flush();
       if (splitter.isArray !== true) {
@@ -174,7 +139,6 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
       }
       ctx.onProgress?.(read);
     }
-    await spoolBuffer?.flush();
     const start = { offset: 0, line: 1, column: 1 };
     let value: unknown;
     if (splitter.isArray === false) {

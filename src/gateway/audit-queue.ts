@@ -37,11 +37,14 @@ export function enqueueAudit(store: Store, record: AuditRecord): void {
   if (!q.scheduled) {
     q.scheduled = true;
     const queue = q;
-    // setImmediate runs after the I/O callbacks of this turn: the answers go out first.
-    setImmediate(() => {
-      queue.scheduled = false;
-      queue.draining = queue.draining.then(() => drain(store, queue));
-    });
+    // The answers of this turn are flushed by setImmediate callbacks queued after this one
+    // (coalesced stdio writes): draining one turn later lets them go out first.
+    setImmediate(() =>
+      setImmediate(() => {
+        queue.scheduled = false;
+        queue.draining = queue.draining.then(() => drain(store, queue));
+      }),
+    );
   }
 }
 

@@ -3,7 +3,7 @@
  * made with the official v1 SDK client. The gateway opens one per client session so that the
  * upstream sees the real client's capabilities (servers register tools depending on them).
  */
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -12,6 +12,7 @@ import type { ClientCapabilities, Implementation, ServerCapabilities, Tool } fro
 import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TrcError } from '../contract/index.js';
 import type { UpstreamConfig } from './config.js';
+import { coalesceWrites } from './coalesce-writes.js';
 
 /** Handlers the session installs so upstream→client traffic reaches its client. */
 export interface UpstreamHooks {
@@ -118,6 +119,11 @@ export async function connectUpstream(config: UpstreamConfig, clientCapabilities
     const tail = state.stderrTail.length > 0 ? `\n  upstream stderr: ${state.stderrTail.slice(-5).join('\n  ')}` : '';
     throw new TrcError('GATEWAY_UPSTREAM_START_FAILED', `upstream "${config.name}" did not start: ${(cause as Error).message}${tail}`, { cause, data: { upstream: config.name } });
   }
+
+  // Requests sent in one event-loop turn reach the upstream in one write. The SDK keeps the
+  // child process private; without it (HTTP, or another SDK layout) writes stay as they are.
+  const childStdin = (transport as unknown as { _process?: { stdin?: Writable | null } })._process?.stdin;
+  if (childStdin) coalesceWrites(childStdin);
 
   return {
     config,

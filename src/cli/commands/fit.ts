@@ -1,10 +1,9 @@
 /**
  * `trc fit [FILE|-]`: fit a tool result to a size budget, storing the full raw result.
  */
-import { createReadStream } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { fitStream, type Budget } from '../../budget/index.js';
+import { fileChunks, fitStream, type Budget } from '../../budget/index.js';
 import type { Envelope } from '../../contract/index.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
@@ -158,7 +157,8 @@ export const command: Command = {
     const store = await openSqliteStore({ path });
     const bar = progressBar(io, size);
     try {
-      const source = file === '-' ? io.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
+      // fileChunks reuses one buffer; a read stream leaves ~35 MB of dead buffers for the GC on 100 MB.
+      const source = file === '-' ? io.stdin : fileChunks(file);
       const env = await fitStream(source as AsyncIterable<Uint8Array>, budget, {
         store, principal, tool: values.tool ?? 'cli', onProgress: (n) => bar.update(n),
       });

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isTrcError } from '../../contract/index.js';
-import { flushAudit, loadGatewayConfig, openGatewayStore, serveHttp, startSession, upstreamFromCommand, type GatewayConfig } from '../../gateway/index.js';
+import { coalesceWrites, flushAudit, loadGatewayConfig, openGatewayStore, serveHttp, startSession, upstreamFromCommand, type GatewayConfig } from '../../gateway/index.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 
 const HELP = `Usage: trc gateway [--config FILE] [--http PORT] [--store PATH] [--name NAME] -- CMD [ARGS...]
@@ -97,6 +97,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       await gw.close();
       return 0;
     }
+    // Answers finished in the same event-loop turn leave in one write (several calls in flight).
+    coalesceWrites(io.stdout);
     const session = await startSession(options, new StdioServerTransport(io.stdin, io.stdout));
     // The client closing stdin ends the session; the SDK stdio transport does not notice EOF.
     const stop = () => void session.close();

@@ -1,0 +1,70 @@
+/**
+ * The gateway's write-behind audit queue and the reading of reconciliation lookups.
+ */
+import { describe, expect, it } from 'vitest';
+import { enqueueAudit, flushAudit, readLookup } from '../../src/gateway/index.js';
+import { createMemoryStore } from '../../src/store/memory.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import type { AuditRecord } from '../../src/store/index.js';
+import { tempDir } from './helpers.js';
+import { join } from 'node:path';
+
+const record = (i: number): AuditRecord => ({
+  callId: `call_${i}`,
+  tool: 'echo',
+  principal: 'p',
+  startedAt: new Date(1_700_000_000_000 + i).toISOString(),
+  finishedAt: new Date(1_700_000_000_000 + i).toISOString(),
+  status: 'succeeded',
+  argsDigest: 'sha256:' + '0'.repeat(64),
+  envelopeDigest: 'sha256:' + '1'.repeat(64),
+  detail: { i },
+});
+
+describe('the write-behind audit queue', () => {
+  it('loses no record queued before a flush, even records queued while it drains', async () => {
+    const path = join(tempDir('trc-gw-aq-'), 'a.sqlite');
+    const store = await openSqliteStore({ path });
+    for (let i = 0; i < 300; i++) enqueueAudit(store, record(i));
+    setImmediate(() => {
+      for (let i = 300; i < 350; i++) enqueueAudit(store, record(i));
+    });
+    await new Promise((r) => setImmediate(r));
+    await flushAudit(store);
+    await store.close();
+    const reopened = await openSqliteStore({ path });
+    expect((await reopened.listAudit({ limit: 1000 })).map((r) => r.callId).sort()).toEqual(Array.from({ length: 350 }, (_, i) => `call_${i}`).sort());
+    await reopened.close();
+  });
+
+  it('uses a store batch method when the store has one: one batch per event-loop turn', async () => {
+    const base = createMemoryStore();
+    const batches: number[] = [];
+    const store = Object.assign(Object.create(base) as typeof base, {
+      async appendAuditBatch(records: readonly AuditRecord[]) {
+        batches.push(records.length);
+        for (const r of records) await base.appendAudit(r);
+      },
+    });
+    for (let i = 0; i < 10; i++) enqueueAudit(store, record(i));
+    await flushAudit(store);
+    expect(batches).toEqual([10]);
+    expect(await base.listAudit({})).toHaveLength(10);
+  });
+});
+
+describe('reading a reconciliation lookup', () => {
+  it('reads found, absent and unknowable answers from structured content or JSON text', () => {
+    expect(readLookup({ structuredContent: { found: true, external_id: 'ch_1', committed_at: '2026-01-01T00:00:00Z' } })).toEqual({ state: 'found', external_id: 'ch_1', committed_at: '2026-01-01T00:00:00Z' });
+    expect(readLookup({ content: [{ type: 'text', text: '{"found": true, "id": 42}' }] })).toEqual({ state: 'found', external_id: '42' });
+    expect(readLookup({ structuredContent: { found: false } })).toEqual({ state: 'absent' });
+    expect(readLookup({ structuredContent: { state: 'absent' } })).toEqual({ state: 'absent' });
+  });
+
+  it('treats errors, unreadable answers and "found" without an id as unknown', () => {
+    expect(readLookup({ isError: true, content: [{ type: 'text', text: 'boom' }] }).state).toBe('unknown');
+    expect(readLookup({ content: [{ type: 'text', text: 'yes it is there' }] }).state).toBe('unknown');
+    expect(readLookup({ structuredContent: { found: true } }).state).toBe('unknown');
+    expect(readLookup({ structuredContent: { state: 'unknown', reason: 'ledger offline' } })).toEqual({ state: 'unknown', reason: 'ledger offline' });
+  });
+});
