@@ -84,22 +84,34 @@ export function modelHazards(env: Envelope): string[] {
  * @example await store.appendAudit(buildAuditRecord(input));
  */
 export function buildAuditRecord(input: AuditInput): AuditRecord {
+  return buildAuditEntry(input).record;
+}
+
+/**
+ * The audit record plus its detail as JSON text, for `store.appendAudit(record, { detailJson })`.
+ * The envelope, the largest part, is serialized once: that one text is both hashed for
+ * `envelopeDigest` and spliced into the stored detail.
+ * @example const { record, detailJson } = buildAuditEntry(input); await store.appendAudit(record, { detailJson });
+ */
+export function buildAuditEntry(input: AuditInput): { record: AuditRecord; detailJson: string } {
   const env = input.envelope;
-  // One object, envelope last (the stored key order); no intermediate copies on the hot path.
-  const detail: CallAuditDetail & { envelope: Envelope } = {
-    kind: 'trc.executor.call.v1',
+  const head = {
+    kind: 'trc.executor.call.v1' as const,
     call: input.detail.call,
     execution: input.detail.execution,
     contract: { valid: input.detail.contract.valid, replaced: input.detail.contract.replaced, findings: input.detail.contract.findings, status: env.status, completeness: env.completeness?.state ?? null },
     model: { hazards: modelHazards(env) },
     notes: input.notes,
-    envelope: env,
   };
+  // The envelope goes last (the stored key order), so its JSON can be spliced onto the head's.
+  const detail: CallAuditDetail & { envelope: Envelope } = { ...head, envelope: env };
   // SHA-256 of the envelope's JSON exactly as returned and recorded (key order survives the
   // store's JSON round trip), so a stored envelope can be checked against it. The data inside
   // is already covered by the canonical result_digest.
-  const envelopeDigest = 'sha256:' + sha256Hex(JSON.stringify(env));
-  return {
+  const envelopeJson = JSON.stringify(env);
+  const envelopeDigest = 'sha256:' + sha256Hex(envelopeJson);
+  const detailJson = `${JSON.stringify(head).slice(0, -1)},"envelope":${envelopeJson}}`;
+  const record: AuditRecord = {
     callId: input.callId,
     tool: input.tool,
     principal: input.principal,
@@ -110,6 +122,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
     envelopeDigest,
     detail,
   };
+  return { record, detailJson };
 }
 
 /** Findings in the short form kept in the audit record. */

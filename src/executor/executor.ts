@@ -9,7 +9,7 @@ import type { Budget } from '../budget/index.js';
 import type { EvidencePolicy } from '../evidence/index.js';
 import type { Store } from '../store/types.js';
 import { runAttempt } from './attempt.js';
-import { buildAuditRecord, newNotes, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
+import { buildAuditEntry, newNotes, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
 import { callAll, type CallAllOptions, type CallAllResult } from './call-all.js';
 import type { ToolDefinition } from './define-tool.js';
 import { reconcilePending, type ReconcileReport } from './recover.js';
@@ -126,7 +126,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
         detail.execution.ledger_state = state;
       }
       out = await writeBackState(out, notes);
-      const record = buildAuditRecord({
+      const { record, detailJson } = buildAuditEntry({
         callId: callInfo.call_id,
         tool: callInfo.tool_name,
         principal: principal.id,
@@ -142,7 +142,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
         notes,
       });
       try {
-        await options.store.appendAudit(record);
+        await options.store.appendAudit(record, { detailJson });
       } catch (cause) {
         // The call's result stands even when the audit store fails; say so in the envelope.
         out = { ...out, warnings: [...out.warnings, { code: 'AUDIT_WRITE_FAILED', message: `the audit record could not be stored: ${(cause as Error).message}` }] };

@@ -1,5 +1,5 @@
 import type {
-  AuditFilter, AuditRecord, HandleRecord, LedgerBegin, LedgerEntry, LedgerState, ResourceMeta, ResourceWriter, StateEntry, Store,
+  AuditEncoding, AuditFilter, AuditRecord, HandleRecord, LedgerBegin, LedgerEntry, LedgerState, ResourceMeta, ResourceWriter, StateEntry, Store,
 } from './types.js';
 import { createChunkedWriter } from './chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from './errors.js';
@@ -15,6 +15,18 @@ export interface MemoryStoreOptions {
 
 /** A JSON round trip, so the memory store returns exactly what a database would. */
 const roundTrip = <T>(value: T, pointer: string): T => decodeJson(encodeJson(value, pointer)) as T;
+
+/**
+ * The record as JSON text. With the caller's `detailJson` the (usually large) detail is not
+ * serialized a second time; the text is the same as `encodeJson(record)` when `detail` is last.
+ */
+function encodeAudit(record: AuditRecord, encoded: AuditEncoding | undefined): string {
+  const detailJson = encoded?.detailJson;
+  if (typeof detailJson !== 'string') return encodeJson(record, '/');
+  const { detail: _detail, ...head } = record;
+  const headJson = encodeJson(head, '/');
+  return headJson === '{}' ? `{"detail":${detailJson}}` : `${headJson.slice(0, -1)},"detail":${detailJson}}`;
+}
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -137,13 +149,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
         .map(copyEntry);
     },
 
-    async appendAudit(record) {
+    async appendAudit(record, encoded) {
       open();
       const startedMs = timestampMs(record.startedAt, '/startedAt');
       if (audit.has(record.callId)) {
         throw storeError(STORE_ERROR_CODES.auditExists, `audit record for call ${record.callId} already exists`, { callId: record.callId });
       }
-      audit.set(record.callId, { record: encodeJson(record, '/'), startedMs });
+      audit.set(record.callId, { record: encodeAudit(record, encoded), startedMs });
     },
 
     async getAudit(callId) {

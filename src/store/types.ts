@@ -83,6 +83,12 @@ export interface AuditRecord {
   readonly detail: unknown;
 }
 
+/** Serialization the caller of {@link Store.appendAudit} already did (an optional hint). */
+export interface AuditEncoding {
+  /** `JSON.stringify(record.detail)`, made from the same object at the same moment. */
+  readonly detailJson?: string;
+}
+
 /** Filter for {@link Store.listAudit}. */
 export interface AuditFilter {
   readonly tool?: string;
@@ -117,7 +123,12 @@ export interface Store {
   ledgerGet(key: string): Promise<LedgerEntry | null>;
   ledgerList(filter?: { state?: LedgerState }): Promise<LedgerEntry[]>;
 
-  appendAudit(record: AuditRecord): Promise<void>;
+  /**
+   * Append one audit record (refused when its `callId` exists). `encoded.detailJson`, when given,
+   * must be `JSON.stringify(record.detail)` made by the caller: stores that keep records as JSON
+   * text may splice it in instead of serializing the detail again. Stores may ignore it.
+   */
+  appendAudit(record: AuditRecord, encoded?: AuditEncoding): Promise<void>;
   getAudit(callId: string): Promise<AuditRecord | null>;
   listAudit(filter?: AuditFilter): Promise<AuditRecord[]>;
 
