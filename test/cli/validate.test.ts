@@ -61,6 +61,22 @@ describe.concurrent('trc validate', () => {
     expect(r.stdout).toBe(`${join(EXAMPLES, 'order-lookup.json')}  OK\n`);
   });
 
+  it('checks several files in turn and exits with the worst result', async () => {
+    const good = join(EXAMPLES, 'order-lookup.json');
+    const bad = join(INVALID, 'S5.cursor-but-complete.json');
+    const all = await runInProcess(['validate', ...examples.map((f) => join(EXAMPLES, f))]);
+    expect(all.code).toBe(0);
+    expect(all.stdout.trim().split('\n')).toHaveLength(examples.length);
+    const mixed = await runInProcess(['validate', good, bad]);
+    expect(mixed.code).toBe(1);
+    expect(mixed.stdout).toContain(`${good}  OK`);
+    expect(mixed.stdout).toContain('S5.cursor-but-complete  /completeness/state');
+    const missing = await runInProcess(['validate', join(tmp, 'nope.json'), good]);
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toContain(`${good}  OK`);
+    expect(missing.stderr).toContain('no such file');
+  });
+
   it('reads one envelope from stdin with "-" and with no FILE', async () => {
     const input = readFileSync(join(EXAMPLES, 'payment-unknown.json'));
     for (const args of [['validate', '-'], ['validate']]) {
@@ -172,7 +188,7 @@ describe.concurrent('trc validate', () => {
   it('explains itself with --help', async () => {
     const r = await runCli(['validate', '--help']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Usage: trc validate [FILE|-] [--json] [--minimal]');
+    expect(r.stdout).toContain('Usage: trc validate [FILE...|-] [--json] [--minimal]');
     expect(r.stdout).toContain('Exit codes');
     expect(r.stdout).toContain('JSONL');
   });

@@ -9,13 +9,13 @@ import { parseJson, validate, type Finding, type Profile } from '../../contract/
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 import { parseFlags } from '../flags.js';
 
-const HELP = `Usage: trc validate [FILE|-] [--json] [--minimal]
+const HELP = `Usage: trc validate [FILE...|-] [--json] [--minimal]
 
 Check tool result envelopes against the agent.tool.result.v1 contract: the JSON Schema
 (draft 2020-12) and the semantic invariants (status vs data vs error, completeness and
 cursors, observed_at vs retrieved_at, result_digest, side effects, evidence pointers).
 
-Input (FILE, or stdin when FILE is "-" or absent) is either
+Input (each FILE in turn, or stdin when FILE is "-" or absent) is either
   - one JSON document holding one envelope (may span many lines), or
   - JSONL: one envelope per line (blank lines are skipped).
 The format is detected: a first line that is JSON on its own means JSONL. JSONL is read
@@ -226,25 +226,32 @@ export const command: Command = {
         strict: true,
       });
     const { values, positionals } = parsed;
-    if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}`);
     const profile: Profile = values.minimal ? 'minimal' : 'full';
     const reporter = new Reporter(io, values.json);
-    let input;
-    try {
-      input = await openInput(positionals[0] ?? '-', io);
-    } catch (cause) {
-      println(io.stderr, `trc validate: ${(cause as Error).message}`);
-      return 2;
+    const files = positionals.length === 0 ? ['-'] : positionals;
+    if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin ("-") can be read only once');
+    // Every file is checked even when an earlier one cannot be read; the exit code is the worst.
+    let ioFailed = false;
+    for (const file of files) {
+      let input;
+      try {
+        input = await openInput(file, io);
+      } catch (cause) {
+        println(io.stderr, `trc validate: ${(cause as Error).message}`);
+        ioFailed = true;
+        continue;
+      }
+      try {
+        await run(input.stream, input.source, profile, reporter);
+      } catch (cause) {
+        const message = cause instanceof InputError ? cause.message : `cannot read ${input.source}: ${(cause as Error).message}`;
+        println(io.stderr, `trc validate: ${message}`);
+        ioFailed = true;
+      } finally {
+        await input.close();
+      }
     }
-    try {
-      await run(input.stream, input.source, profile, reporter);
-    } catch (cause) {
-      const message = cause instanceof InputError ? cause.message : `cannot read ${input.source}: ${(cause as Error).message}`;
-      println(io.stderr, `trc validate: ${message}`);
-      return 2;
-    } finally {
-      await input.close();
-    }
+    if (ioFailed) return 2;
     reporter.summary();
     return reporter.exitCode();
   },
