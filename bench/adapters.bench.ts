@@ -15,41 +15,11 @@ import { fromMcpResult, toMcpResult } from '../src/adapters/mcp/index.js';
 import { toChatToolMessage } from '../src/adapters/openai/index.js';
 import { toToolResultBlock } from '../src/adapters/anthropic/index.js';
 import { validate, type Envelope } from '../src/contract/index.js';
+import { compare, fmt } from './harness.js';
 
 const ROUNDS = 3;
 const ROUND_MS = 700;
 
-function rate(fn: () => void, ms: number): number {
-  let ops = 0;
-  let batch = 1;
-  const start = performance.now();
-  let elapsed = 0;
-  while (elapsed < ms) {
-    const before = performance.now();
-    for (let k = 0; k < batch; k++) fn();
-    ops += batch;
-    const now = performance.now();
-    if (now - before < 5) batch *= 2;
-    elapsed = now - start;
-  }
-  return (ops * 1000) / elapsed;
-}
-
-/** Alternate contenders round by round (drift hits all) and keep each one's median. */
-function compare(contenders: Record<string, () => void>): Record<string, number> {
-  const samples: Record<string, number[]> = {};
-  for (const fn of Object.values(contenders)) rate(fn, 200);
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const [name, fn] of Object.entries(contenders)) {
-      (globalThis as { gc?: () => void }).gc?.();
-      (samples[name] ??= []).push(rate(fn, ROUND_MS));
-    }
-  }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
-}
-
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 // --- inputs ---------------------------------------------------------------------------------
 const weatherSchema = { type: 'object' as const, properties: { city: { type: 'string' }, temperature_c: { type: 'number' }, condition: { type: 'string' } }, required: ['city', 'temperature_c', 'condition'] };
@@ -83,7 +53,7 @@ const inbound = compare({
     const c = cases[i++ % cases.length] as (typeof cases)[number];
     fromMcpResult(c.result, c.tool, ctx);
   },
-});
+}, { rounds: ROUNDS, roundMs: ROUND_MS, warmupMs: 200 });
 
 // Per case, to show where the time goes.
 const caseNames = ['structured weather', '50-row list', 'text + resource link', 'structured error'];
@@ -94,7 +64,7 @@ const perCase = cases.map((c, k) => {
       if (!parsed.isError && parsed.structuredContent !== undefined) sdkChecks[k]?.(parsed.structuredContent);
     },
     fromMcpResult: () => void fromMcpResult(c.result, c.tool, ctx),
-  });
+  }, { rounds: ROUNDS, roundMs: ROUND_MS, warmupMs: 200 });
   return [caseNames[k] as string, r['sdk-v1 client path'] ?? NaN, r['fromMcpResult'] ?? NaN] as const;
 });
 
@@ -106,7 +76,7 @@ const outbound = compare({
   toMcpResult: () => void toMcpResult(nextEnv()),
   toChatToolMessage: () => void toChatToolMessage(nextEnv()),
   toToolResultBlock: () => void toToolResultBlock(nextEnv()),
-});
+}, { rounds: ROUNDS, roundMs: ROUND_MS, warmupMs: 200 });
 
 const rows: Array<[string, string, number, number]> = [
   ['MCP in (results/s)', 'sdk-v1 client path', inbound['sdk-v1 client path'] ?? NaN, inbound['sdk-v1 client path'] ?? NaN],

@@ -9,44 +9,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { EnvelopeSchema, canonicalJson, createAjv2020, digest, validate } from '../src/contract/index.js';
+import { compare, fmt } from './harness.js';
 
 const ROUNDS = 5;
 const ROUND_MS = 1_000;
-
-/** Run `fn` repeatedly for about `ms`; return operations per second. Batches grow so that
- * reading the clock never dominates a fast `fn`, nor overshoots with a slow one. */
-function rate(fn: () => void, ms: number): number {
-  let ops = 0;
-  let batch = 1;
-  const start = performance.now();
-  let elapsed = 0;
-  while (elapsed < ms) {
-    const before = performance.now();
-    for (let k = 0; k < batch; k++) fn();
-    ops += batch;
-    const now = performance.now();
-    if (now - before < 5) batch *= 2;
-    elapsed = now - start;
-  }
-  return (ops * 1000) / elapsed;
-}
-
-/** Alternate the contenders round by round (so drift hits both) and keep each one's median. */
-function compare(contenders: Record<string, () => void>): Record<string, number> {
-  const samples: Record<string, number[]> = {};
-  for (const name of Object.keys(contenders)) contenders[name]?.(); // warm up the JIT
-  for (const name of Object.keys(contenders)) rate(contenders[name] as () => void, 300);
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const [name, fn] of Object.entries(contenders)) {
-      (globalThis as { gc?: () => void }).gc?.();
-      (samples[name] ??= []).push(rate(fn, ROUND_MS));
-    }
-  }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
-}
-
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 // --- validate() vs plain Ajv --------------------------------------------------------------
 const dir = new URL('../examples/', import.meta.url);
@@ -63,7 +29,7 @@ const next = () => envelopes[i++ % envelopes.length];
 const v = compare({
   ajv: () => void ajvCheck(next()),
   validate: () => void validate(next()),
-});
+}, { rounds: ROUNDS, roundMs: ROUND_MS, warmupMs: 300 });
 const ajvRate = v['ajv'] ?? NaN;
 const validateRate = v['validate'] ?? NaN;
 const ratio = ajvRate / validateRate;
@@ -87,7 +53,7 @@ const plainBytes = Buffer.byteLength(JSON.stringify(data), 'utf8');
 const d = compare({
   'sha256(JSON.stringify)': () => void createHash('sha256').update(JSON.stringify(data)).digest('hex'),
   'digest (RFC 8785)': () => void digest(data),
-});
+}, { rounds: ROUNDS, roundMs: ROUND_MS, warmupMs: 300 });
 const mbps = (opsPerSec: number, size: number) => (opsPerSec * size) / 1e6;
 const plainMBps = mbps(d['sha256(JSON.stringify)'] ?? NaN, plainBytes);
 const jcsMBps = mbps(d['digest (RFC 8785)'] ?? NaN, bytes);
