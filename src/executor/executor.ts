@@ -111,10 +111,15 @@ export function createExecutor(options: ExecutorOptions): Executor {
       } else {
         const ctx = stageCtx(tool, c, principal, notes, options.store);
         const before = out.data;
-        out = await stages.trust(out, ctx);
-        out = await stages.budget(out, ctx);
-        out = await stages.evidence(out, ctx);
-        out = await stages.present(out, ctx);
+        // Most stages answer synchronously: await only a real promise (each await is a turn).
+        let next = stages.trust(out, ctx);
+        out = isThenable(next) ? await next : next;
+        next = stages.budget(out, ctx);
+        out = isThenable(next) ? await next : next;
+        next = stages.evidence(out, ctx);
+        out = isThenable(next) ? await next : next;
+        next = stages.present(out, ctx);
+        out = isThenable(next) ? await next : next;
         const f = finalize(out, notes, out.data === before && !customDataStages);
         out = f.envelope;
         findings = shortFindings(f.findings);
@@ -125,7 +130,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
         await settleWrite(options.store, opts.settleKey, { state, envelope: out, attempts: Math.max(1, detail.execution.attempts), now: new Date(now()).toISOString() });
         detail.execution.ledger_state = state;
       }
-      out = await writeBackState(out, notes);
+      if (out.state_patch !== undefined) out = await writeBackState(out, notes);
       const { record, detailJson } = buildAuditEntry({
         callId: callInfo.call_id,
         tool: callInfo.tool_name,
@@ -185,7 +190,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
       return finish(failed({ call: callInfo, error, side_effect: noEffect }));
     }
     detail.call.args_valid = true;
-    const decision = await stages.policy({ tool, args: c.args, principal, call: c });
+    const pending = stages.policy({ tool, args: c.args, principal, call: c });
+    const decision = isThenable(pending) ? await pending : pending;
     detail.call.authorization = decision.effect;
     if (decision.effect !== 'allow') {
       detail.call.authorization_reason = decision.reason;
@@ -235,6 +241,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
 function auditCall(c: { tool_known: boolean; args_valid: boolean | null; args_findings: { pointer: string; message: string }[]; authorization: CallAuditDetail['call']['authorization']; authorization_reason: string | undefined }): CallAuditDetail['call'] {
   const { authorization_reason, ...rest } = c;
   return authorization_reason === undefined ? rest : { ...rest, authorization_reason };
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function stageCtx(tool: AnyTool | undefined, call: ToolCall, principal: Principal, notes: LayerNotes, store: Store) {

@@ -7,7 +7,7 @@ import { fit, resolveBudget, type Budget } from '../budget/index.js';
 import type { Envelope, Warning } from '../contract/index.js';
 import { lintEvidence, type EvidencePolicy } from '../evidence/index.js';
 import { UNTRUSTED_SOURCE_TYPES, buildModelContext, isolate, viewFor, type Visibility } from '../trust/index.js';
-import type { EnvelopeStage } from './stages.js';
+import type { EnvelopeStage, StageContext } from './stages.js';
 
 /** Tool pointers are rooted at `data`; the modules take pointers rooted at the envelope. */
 const underData = (pointer: string) => (pointer === '' ? '/data' : `/data${pointer.startsWith('/') ? '' : '/'}${pointer}`);
@@ -85,14 +85,19 @@ function bounds(value: unknown): { bytes: number; items: number; chars: number; 
  */
 export function budgetStage(budget: Budget = {}): EnvelopeStage {
   const limits = resolveBudget(budget);
-  return async (envelope, ctx) => {
+  // Synchronous when nothing needs fitting, so the executor skips an await on the common path.
+  return (envelope, ctx) => {
     if (envelope.data === null || ctx.tool === null) return envelope;
     const b = bounds(envelope.data);
     if (b.bytes <= Math.min(limits.maxTokens, limits.maxBytes) && b.items <= limits.maxItems && b.chars <= limits.maxStringChars && b.depth <= limits.maxDepth) return envelope;
-    const fitted = await fit(envelope, budget, { store: ctx.store, principal: ctx.principal.id, tool: ctx.tool.name, callId: ctx.call.call_id });
-    ctx.notes.contract.push(`budget: ${fitted.completeness?.state ?? 'unknown'}${fitted.resources?.length ? `, raw result stored as ${fitted.resources.map((r) => r.uri).join(', ')}` : ''}`);
-    return fitted;
+    return fitToBudget(envelope, ctx, budget, ctx.tool.name);
   };
+}
+
+async function fitToBudget(envelope: Envelope, ctx: StageContext, budget: Budget, tool: string): Promise<Envelope> {
+  const fitted = await fit(envelope, budget, { store: ctx.store, principal: ctx.principal.id, tool, callId: ctx.call.call_id });
+  ctx.notes.contract.push(`budget: ${fitted.completeness?.state ?? 'unknown'}${fitted.resources?.length ? `, raw result stored as ${fitted.resources.map((r) => r.uri).join(', ')}` : ''}`);
+  return fitted;
 }
 
 /** Evidence stage (E1–E4): lint the evidence; findings become warnings with their pointers. */
