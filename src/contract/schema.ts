@@ -4,6 +4,8 @@
  * Everything else is derived from this file: the TypeScript types (`Static<…>` in `types.ts`),
  * the published `schema/*.json` (written by `scripts/write-schema.ts`, checked by a test), and
  * the Ajv validator. Do not write a second copy of any shape by hand.
+ *
+ * Longer than the house limit on purpose: one file, read top to bottom, is the whole contract.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import {
