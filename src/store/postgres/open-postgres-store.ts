@@ -1,11 +1,12 @@
 import pg from 'pg';
-import type { AuditFilter, AuditRecord, HandleRecord, LedgerEntry, LedgerState, ResourceMeta, StateEntry, Store } from '../types.js';
+import type { AuditFilter, AuditRecord, HandleRecord, LedgerState, StateEntry, Store } from '../types.js';
 import { asStoreError, guardStore } from '../backend-guard.js';
 import { createChunkedWriter } from '../chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from '../errors.js';
 import { decodeJson, encodeJson } from '../json-column.js';
 import { newResourceId } from '../resource-id.js';
 import { checkLimit, timestampMs } from '../timestamps.js';
+import { toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
 import { migratePostgres } from './migrations.js';
 
 /** Options of {@link openPostgresStore}: give a connection string, or your own pool. */
@@ -18,28 +19,6 @@ export type PostgresStoreOptions = (
   /** Size of stored chunks in bytes (default 1 MiB). */
   readonly chunkBytes?: number;
 };
-
-interface LedgerRow {
-  key: string; tool: string; principal: string; args_digest: string; state: LedgerState; attempts: number;
-  call_id: string; created_at: string; updated_at: string; envelope: string;
-}
-interface ResourceRow {
-  id: string; principal: string; tool: string; mime_type: string; bytes: string; sha256: string;
-  chunks: number; created_at: string; expires_at: string | null;
-}
-interface StateRow { key: string; version: number; value: string; source: string; updated_at: string }
-
-const toEntry = (r: LedgerRow): LedgerEntry => ({
-  key: r.key, tool: r.tool, principal: r.principal, argsDigest: r.args_digest, state: r.state, attempts: r.attempts,
-  callId: r.call_id, createdAt: r.created_at, updatedAt: r.updated_at, envelope: decodeJson(r.envelope),
-});
-const toMeta = (r: ResourceRow): ResourceMeta => ({
-  id: r.id, principal: r.principal, tool: r.tool, mimeType: r.mime_type, bytes: Number(r.bytes), sha256: r.sha256,
-  createdAt: r.created_at, expiresAt: r.expires_at,
-});
-const toState = (r: StateRow): StateEntry => ({
-  key: r.key, version: r.version, value: decodeJson(r.value), source: decodeJson(r.source), updatedAt: r.updated_at,
-});
 
 const SCHEMA_NAME = /^[a-z_]\w{0,62}$/i;
 
