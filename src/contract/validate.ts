@@ -24,12 +24,13 @@ function validators(): { full: ValidateFunction; minimal: ValidateFunction } {
 
 /**
  * Validate an envelope: the JSON Schema first, then (if the shape is right) every semantic
- * invariant. Never throws, whatever the input.
+ * invariant. Never throws, whatever the input. `checkDigest: false` skips re-digesting `data` (S9)
+ * for callers that just computed `result_digest` from that very data.
  * @example
  * const r = validate(JSON.parse(text));
  * if (!r.valid) for (const f of r.findings) console.log(f.rule, f.pointer, f.message);
  */
-export function validate(envelope: unknown, options: { profile?: Profile } = {}): ValidationResult {
+export function validate(envelope: unknown, options: { profile?: Profile; checkDigest?: boolean } = {}): ValidationResult {
   const profile = options.profile ?? 'full';
   const check = validators()[profile];
   let schemaOk: boolean;
@@ -46,7 +47,7 @@ export function validate(envelope: unknown, options: { profile?: Profile } = {})
   if (profile === 'minimal') return { valid: true, findings: [] };
   let findings: Finding[];
   try {
-    findings = checkInvariants(envelope as Envelope);
+    findings = checkInvariants(envelope as Envelope, options.checkDigest === false ? { checkDigest: false } : {});
   } catch (cause) {
     findings = [{ rule: RULES.SCHEMA, pointer: '', message: `invariant check failed: ${String(cause)}`, severity: 'error' }];
   }

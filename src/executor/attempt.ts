@@ -6,6 +6,7 @@
 import { classifyError, type CallInput, type Envelope, type ErrorInfo, type SideEffectInput } from '../contract/index.js';
 import type { MemoryPolicy } from '../effects/index.js';
 import type { ToolDefinition } from './define-tool.js';
+import { isoAt } from './iso-time.js';
 import { normalizeOutput } from './normalize.js';
 import { runWithDeadline, type RunOutcome } from './run-with-deadline.js';
 import { checkOutputSchema } from './stages.js';
@@ -61,9 +62,10 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
   if (outcome.kind === 'returned') {
     const n = normalizeOutput({
       tool,
-      call: { ...input.call, attempt: input.attempt },
+      // The builders copy the call block anyway; copy here only when the attempt differs.
+      call: input.call.attempt === input.attempt ? input.call : { ...input.call, attempt: input.attempt },
       value: outcome.value,
-      retrievedAt: new Date(input.now()).toISOString(),
+      retrievedAt: isoAt(input.now()),
       idempotencyKey: input.idempotencyKey,
       memoryPolicy: input.memoryPolicy,
     });

@@ -95,7 +95,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
  */
 export function buildAuditEntry(input: AuditInput): { record: AuditRecord; detailJson: string } {
   const env = input.envelope;
-  const head = {
+  const head: Omit<CallAuditDetail, 'notes'> & { notes: LayerNotes; envelope?: Envelope } = {
     kind: 'trc.executor.call.v1' as const,
     call: input.detail.call,
     execution: input.detail.execution,
@@ -103,14 +103,16 @@ export function buildAuditEntry(input: AuditInput): { record: AuditRecord; detai
     model: { hazards: modelHazards(env) },
     notes: input.notes,
   };
-  // The envelope goes last (the stored key order), so its JSON can be spliced onto the head's.
-  const detail: CallAuditDetail & { envelope: Envelope } = { ...head, envelope: env };
   // SHA-256 of the envelope's JSON exactly as returned and recorded (key order survives the
   // store's JSON round trip), so a stored envelope can be checked against it. The data inside
   // is already covered by the canonical result_digest.
   const envelopeJson = JSON.stringify(env);
   const envelopeDigest = 'sha256:' + sha256Hex(envelopeJson);
   const detailJson = `${JSON.stringify(head).slice(0, -1)},"envelope":${envelopeJson}}`;
+  // The envelope goes last (the stored key order), so its JSON is spliced onto the head's above;
+  // the head object itself then becomes the detail (one object fewer per call).
+  head.envelope = env;
+  const detail = head as CallAuditDetail & { envelope: Envelope };
   const record: AuditRecord = {
     callId: input.callId,
     tool: input.tool,

@@ -9,6 +9,7 @@ import type { Budget } from '../budget/index.js';
 import type { EvidencePolicy } from '../evidence/index.js';
 import type { Store } from '../store/types.js';
 import { runAttempt } from './attempt.js';
+import { isoAt } from './iso-time.js';
 import { buildAuditEntry, newNotes, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
 import { callAll, type CallAllOptions, type CallAllResult } from './call-all.js';
 import type { ToolDefinition } from './define-tool.js';
@@ -88,7 +89,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
   };
 
   async function runCall(c: ToolCall, principal: Principal, callOptions: CallOptions, refused?: ErrorInfo): Promise<Envelope> {
-    const startedAt = new Date(now()).toISOString();
+    const startedAt = isoAt(now());
     const notes = newNotes();
     const callInfo: CallInput = { tool_name: c.tool_name || 'unknown', call_id: c.call_id || 'unknown', attempt: 1 };
     let aDigest: string;
@@ -127,7 +128,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
       }
       if (opts.settleKey !== undefined) {
         const state = out.status === 'succeeded' || out.status === 'partial' ? 'succeeded' : out.status === 'unknown' ? 'unknown' : 'failed';
-        await settleWrite(options.store, opts.settleKey, { state, envelope: out, attempts: Math.max(1, detail.execution.attempts), now: new Date(now()).toISOString() });
+        await settleWrite(options.store, opts.settleKey, { state, envelope: out, attempts: Math.max(1, detail.execution.attempts), now: isoAt(now()) });
         detail.execution.ledger_state = state;
       }
       if (out.state_patch !== undefined) out = await writeBackState(out, notes);
@@ -137,11 +138,11 @@ export function createExecutor(options: ExecutorOptions): Executor {
         principal: principal.id,
         argsDigest: aDigest,
         startedAt,
-        finishedAt: new Date(now()).toISOString(),
+        finishedAt: isoAt(now()),
         envelope: out,
         detail: {
           call: auditCall(detail.call),
-          execution: { ...detail.execution, classification: detail.execution.classification === null ? null : { category: detail.execution.classification.category, code: detail.execution.classification.code, kind: detail.execution.classification.kind ?? null } },
+          execution: auditExecution(detail.execution),
           contract: { valid: !replaced, replaced, findings },
         },
         notes,
@@ -224,7 +225,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     const patch = env.state_patch;
     if (patch === undefined) return env;
     if (env.status !== 'succeeded' && env.status !== 'partial') return env;
-    const r = await applyStatePatch(options.store, patch, new Date(now()).toISOString());
+    const r = await applyStatePatch(options.store, patch, isoAt(now()));
     if (r.ok) {
       notes.contract.push(`state "${patch.key}" written at version ${r.entry.version}`);
       return env;
@@ -238,9 +239,28 @@ export function createExecutor(options: ExecutorOptions): Executor {
   return executor;
 }
 
+// Both copies are written out as literals (same key order as the spreads they replace): they run
+// once per call, and a literal allocates one object of a known shape.
 function auditCall(c: { tool_known: boolean; args_valid: boolean | null; args_findings: { pointer: string; message: string }[]; authorization: CallAuditDetail['call']['authorization']; authorization_reason: string | undefined }): CallAuditDetail['call'] {
-  const { authorization_reason, ...rest } = c;
-  return authorization_reason === undefined ? rest : { ...rest, authorization_reason };
+  const base = { tool_known: c.tool_known, args_valid: c.args_valid, args_findings: c.args_findings, authorization: c.authorization };
+  return c.authorization_reason === undefined ? base : { ...base, authorization_reason: c.authorization_reason };
+}
+
+function auditExecution(e: {
+  attempts: number; timings_ms: number[]; outcome: CallAuditDetail['execution']['outcome']; classification: ErrorInfo | null; idempotency_key: string | null;
+  ledger_state: string | null; effect_position: EffectPosition; reconciliation_state: string | null;
+}): CallAuditDetail['execution'] {
+  const c = e.classification;
+  return {
+    attempts: e.attempts,
+    timings_ms: e.timings_ms,
+    outcome: e.outcome,
+    classification: c === null ? null : { category: c.category, code: c.code, kind: c.kind ?? null },
+    idempotency_key: e.idempotency_key,
+    ledger_state: e.ledger_state,
+    effect_position: e.effect_position,
+    reconciliation_state: e.reconciliation_state,
+  };
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

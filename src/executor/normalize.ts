@@ -2,7 +2,7 @@
  * Normalize a tool's return value into an envelope with the contract builders (S1–S9). Pure:
  * the executor supplies the clock and the key.
  */
-import { TrcError, failed, partial, succeeded, type CallInput, type Envelope, type ErrorInfo, type Evidence, type SideEffectInput, type Warning } from '../contract/index.js';
+import { TrcError, failed, partial, succeeded, type CallInput, type Conflict, type Envelope, type ErrorInfo, type Evidence, type SideEffectInput, type Warning } from '../contract/index.js';
 import { statePatch, withMemoryDecision, type MemoryPolicy } from '../effects/index.js';
 import type { ToolDefinition } from './define-tool.js';
 import type { ToolOutput } from './types.js';
@@ -47,14 +47,11 @@ export function normalizeOutput(input: NormalizeInput): { ok: true; envelope: En
   }
   const data = output.data as NonNullable<unknown>;
   const provenance = { source_type: tool.source.type, source_id: output.source_id ?? tool.source.id, retrieved_at: input.retrievedAt, observed_at: output.observed_at ?? null };
-  const common: Common = {
-    call: input.call,
-    data,
-    provenance,
-    ...(side_effect === undefined ? {} : { side_effect }),
-    ...(output.evidence === undefined ? {} : { evidence: output.evidence }),
-    ...(output.warnings === undefined ? {} : { warnings: output.warnings }),
-  };
+  // Built by assignment (no temporary objects): this runs once per call.
+  const common: Common = { call: input.call, data, provenance };
+  if (side_effect !== undefined) common.side_effect = side_effect;
+  if (output.evidence !== undefined) common.evidence = output.evidence;
+  if (output.warnings !== undefined) common.warnings = output.warnings;
   // The builders digest the data (RFC 8785); NaN, Infinity, cycles or lone surrogates have no
   // canonical form, so such data is refused as a broken output rather than thrown.
   try {
@@ -77,6 +74,8 @@ interface Common {
   side_effect?: SideEffectInput;
   evidence?: Evidence[];
   warnings?: Warning[];
+  completeness?: unknown;
+  conflicts?: Conflict[];
 }
 
 function build(input: NormalizeInput, output: ToolOutput, data: NonNullable<unknown>, common: Common): Envelope {
@@ -84,10 +83,16 @@ function build(input: NormalizeInput, output: ToolOutput, data: NonNullable<unkn
   const c = output.completeness ?? defaultCompleteness(data);
   const state = c.state;
   const incomplete = state === 'truncated' || state === 'partial';
-  let envelope: Envelope = incomplete
-    ? partial({ ...common, completeness: { ...c, state } })
-    : // A `complete` with a cursor or fewer items than available is refused by the builder.
-      succeeded({ ...common, completeness: c as never, ...(output.conflicts === undefined ? {} : { conflicts: output.conflicts }) });
+  let envelope: Envelope;
+  if (incomplete) {
+    common.completeness = { ...c, state };
+    envelope = partial(common as Parameters<typeof partial>[0]);
+  } else {
+    // A `complete` with a cursor or fewer items than available is refused by the builder.
+    common.completeness = c;
+    if (output.conflicts !== undefined) common.conflicts = output.conflicts;
+    envelope = succeeded(common as Parameters<typeof succeeded>[0]);
+  }
   if (incomplete && output.conflicts !== undefined) envelope = { ...envelope, conflicts: output.conflicts };
   if (output.state !== undefined) {
     envelope.state_patch = statePatch({

@@ -49,8 +49,8 @@ export async function runWithDeadline(input: RunInput): Promise<RunOutcome> {
     controller?.abort(s.reason);
     rejectRun(s);
   };
-  const onParentAbort = () => halt({ reason: parent?.reason ?? new DOMException('the call was cancelled', 'AbortError'), timedOut: false });
-  if (parent !== undefined) {
+  const onParentAbort = parent === undefined ? undefined : () => halt({ reason: parent.reason ?? new DOMException('the call was cancelled', 'AbortError'), timedOut: false });
+  if (parent !== undefined && onParentAbort !== undefined) {
     if (parent.aborted) onParentAbort();
     else parent.addEventListener('abort', onParentAbort, { once: true });
   }
@@ -94,6 +94,6 @@ export async function runWithDeadline(input: RunInput): Promise<RunOutcome> {
     return { kind: 'threw', error, sent, ms };
   } finally {
     clearTimeout(timer);
-    parent?.removeEventListener('abort', onParentAbort);
+    if (onParentAbort !== undefined) parent?.removeEventListener('abort', onParentAbort);
   }
 }

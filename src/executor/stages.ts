@@ -110,6 +110,12 @@ export function checkOutputSchema(tool: ToolDefinition<never, unknown>, data: un
  * mutated it) the builder's digest is kept instead of canonicalizing the data a second time.
  */
 export function finalize(envelope: Envelope, notes: LayerNotes, digestIsFresh: boolean): { envelope: Envelope; findings: readonly Finding[]; replaced: boolean } {
+  // Common path: the builder's digest stands and is already the last key (where the output puts
+  // it), so the envelope is validated and returned as is, without two copies.
+  if (digestIsFresh && envelope.result_digest !== undefined && lastKey(envelope) === 'result_digest') {
+    const checked = validate(envelope, { checkDigest: false });
+    if (checked.valid) return { envelope, findings: checked.findings, replaced: false };
+  }
   const { result_digest: builderDigest, ...rest } = envelope;
   let fresh: string | undefined = digestIsFresh ? builderDigest : undefined;
   let findings: Finding[] = [];
@@ -143,4 +149,10 @@ export function finalize(envelope: Envelope, notes: LayerNotes, digestIsFresh: b
     side_effect: keepEffect,
   });
   return { envelope: presentJson(replacement), findings, replaced: true };
+}
+
+function lastKey(value: object): string | undefined {
+  let last: string | undefined;
+  for (const k in value) last = k;
+  return last;
 }
