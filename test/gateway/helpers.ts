@@ -151,3 +151,15 @@ export async function eventually(check: () => boolean | Promise<boolean>, ms = 1
   }
   throw new Error(`condition not met within ${ms} ms`);
 }
+
+/** Every page of a paginated listing (`tools/list`, `resources/list`, …), page by page. */
+export async function pages(c: TestClient, method: string): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await c.request(method, cursor === undefined ? {} : { cursor });
+    out.push(page);
+    cursor = page['nextCursor'] as string | undefined;
+  } while (cursor !== undefined);
+  return out;
+}

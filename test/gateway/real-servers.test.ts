@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { validate } from '../../src/contract/index.js';
 import { ENVELOPE_META_KEY } from '../../src/gateway/index.js';
-import { connectStdio, gatewayArgv, SERVERS, tempDir, type SdkGeneration, type TestClient } from './helpers.js';
+import { connectStdio, gatewayArgv, pages, SERVERS, tempDir, type SdkGeneration, type TestClient } from './helpers.js';
 
 const dir = tempDir();
 const store = join(dir, 'trc.sqlite');
@@ -21,17 +21,6 @@ async function client(gen: SdkGeneration, argv: readonly string[], capabilities 
   return c;
 }
 
-/** Every page of a paginated listing, page by page. */
-async function pages(c: TestClient, method: string): Promise<unknown[]> {
-  const out: unknown[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await c.request(method, cursor === undefined ? {} : { cursor });
-    out.push(page);
-    cursor = page['nextCursor'] as string | undefined;
-  } while (cursor !== undefined);
-  return out;
-}
 
 function envelopeOf(result: Record<string, unknown>) {
   const env = (result['_meta'] as Record<string, unknown> | undefined)?.[ENVELOPE_META_KEY];

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENVELOPE_META_KEY } from '../../src/gateway/index.js';
-import { connectStdio, gatewayArgv, SERVERS, tempDir, type SdkGeneration, type TestClient } from './helpers.js';
+import { connectStdio, gatewayArgv, pages, SERVERS, tempDir, type SdkGeneration, type TestClient } from './helpers.js';
 
 const paged = [process.execPath, fileURLToPath(new URL('./fixtures/paged-server.mjs', import.meta.url))];
 const multi = fileURLToPath(new URL('./fixtures/multi.yaml', import.meta.url));
@@ -17,16 +17,6 @@ afterAll(async () => {
   await Promise.all(open.map((c) => c.close().catch(() => undefined)));
 });
 
-async function pages(c: TestClient, method: string): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await c.request(method, cursor === undefined ? {} : { cursor });
-    out.push(page);
-    cursor = page['nextCursor'] as string | undefined;
-  } while (cursor !== undefined);
-  return out;
-}
 
 describe.each(['v1', 'v2'] as const)('paginated listings, SDK client %s', (gen: SdkGeneration) => {
   it('passes every page and cursor of tools, resources and prompts through unchanged', async () => {
