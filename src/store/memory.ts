@@ -92,7 +92,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       return createChunkedWriter(id, {
         writeChunk(_seq, data) {
           open();
-          chunks.push(data);
+          chunks.push(data.slice()); // the view is reused by the writer after this returns
         },
         commit(totals) {
           open();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,8 +7,9 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 import { STORE_ERROR_CODES } from '../../src/store/index.js';
+import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore, SQLITE_SCHEMA_VERSION } from '../../src/store/sqlite/index.js';
-import { expectCode } from './store-helpers.js';
+import { collect, expectCode } from './store-helpers.js';
 import { runStoreSuite } from './store-suite.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'trc-sqlite-'));
@@ -99,8 +101,31 @@ describe('sqlite store on disk', () => {
     await (await openSqliteStore({ path })).close();
     const raw = new Database(path, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual([SQLITE_SCHEMA_VERSION]);
+    expect(raw.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(SQLITE_MIGRATIONS.map((m) => m.version));
+    expect(SQLITE_MIGRATIONS.at(-1)?.version).toBe(SQLITE_SCHEMA_VERSION);
+    expect(raw.pragma('page_size', { simple: true })).toBe(16384);
     raw.close();
+  });
+
+  it('migrates a version-1 database: stored resources keep every byte in a rowid chunk table', async () => {
+    const path = join(dir, 'v1.db');
+    const raw = new Database(path);
+    raw.exec('CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+    raw.exec(SQLITE_MIGRATIONS[0]?.sql ?? '');
+    raw.prepare('INSERT INTO schema_version VALUES (1, ?)').run(new Date().toISOString());
+    const parts = [Buffer.from('[1,2,'), Buffer.from('3]')];
+    const sha = createHash('sha256').update(Buffer.concat(parts)).digest('hex');
+    raw.prepare(`INSERT INTO resources (id, principal, tool, mime_type, bytes, sha256, chunks, created_at, expires_at, committed, writer, touched_ms)
+      VALUES ('r1', 'alice', 'export', 'application/json', 7, ?, 2, '2026-01-01T00:00:00Z', NULL, 1, 'gone', 0)`).run(sha);
+    parts.forEach((data, seq) => raw.prepare('INSERT INTO resource_chunks VALUES (?, ?, ?)').run('r1', seq, data));
+    raw.close();
+    const store = await openSqliteStore({ path });
+    expect((await store.getResourceMeta('r1'))?.sha256).toBe(sha);
+    expect(Buffer.from(await collect(store.readResource('r1'))).toString()).toBe('[1,2,3]');
+    await store.close();
+    const after = new Database(path, { readonly: true });
+    expect(after.prepare("SELECT sql FROM sqlite_master WHERE name = 'resource_chunks'").pluck().get()).not.toMatch(/WITHOUT ROWID/u);
+    after.close();
   });
 
   it('refuses a database written by a newer schema version', async () => {

@@ -66,6 +66,22 @@ export const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sq
       );
     `,
   },
+  {
+    // Chunks of 1 MiB overflow any page: in a WITHOUT ROWID table every such row also drags its
+    // key through the overflow chain, and a 100 MB spool took ~45 % longer than in a rowid table.
+    version: 2,
+    sql: `
+      CREATE TABLE resource_chunks_v2 (
+        resource_id TEXT NOT NULL REFERENCES resources (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (resource_id, seq)
+      );
+      INSERT INTO resource_chunks_v2 (resource_id, seq, data) SELECT resource_id, seq, data FROM resource_chunks;
+      DROP TABLE resource_chunks;
+      ALTER TABLE resource_chunks_v2 RENAME TO resource_chunks;
+    `,
+  },
 ];
 
 /** The schema version this code writes. */
