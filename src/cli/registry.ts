@@ -15,5 +15,6 @@ export const COMMANDS: readonly { name: string; summary: string; load: () => Pro
   { name: 'reconcile', summary: 'reconcile side-effecting calls left in flight or unknown', load: () => import('./commands/reconcile.js') },
   { name: 'diagnose', summary: 'walk the four layers of one recorded call and say which failed', load: () => import('./commands/diagnose.js') },
   { name: 'audit', summary: 'list recorded calls from the audit store', load: () => import('./commands/audit.js') },
+  { name: 'inspect', summary: 'browse recorded calls in a local web page (read-only)', load: () => import('./commands/inspect.js') },
   { name: 'gateway', summary: 'run an MCP gateway that enforces the contract in front of MCP servers', load: () => import('./commands/gateway.js') },
 ];

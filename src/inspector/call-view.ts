@@ -1,0 +1,92 @@
+/**
+ * What the inspector shows for one recorded call: the audit record, the four-layer diagnosis,
+ * a fresh validation of the recorded envelope, and its untrusted texts with what the detector
+ * flagged. Pure apart from reading the store.
+ */
+import { validate, type Envelope, type ValidationResult } from '../contract/index.js';
+import { diagnose, type Diagnosis } from '../executor/index.js';
+import type { AuditRecord, Store } from '../store/index.js';
+
+/** One line of the call list. */
+export interface CallSummary {
+  readonly call_id: string;
+  readonly tool: string;
+  readonly principal: string;
+  readonly status: string;
+  readonly started_at: string;
+  readonly duration_ms: number | null;
+  readonly error_code: string | null;
+  readonly warnings: number;
+  readonly instructional: number;
+}
+
+/** The detail view of one call. */
+export interface CallView {
+  readonly record: AuditRecord;
+  readonly diagnosis: Diagnosis | null;
+  /** Validation of the recorded envelope now; null when the record holds none. */
+  readonly validation: ValidationResult | null;
+  readonly untrusted: readonly { content_id: string; origin: string | null; instructional: boolean; families: readonly string[]; text: string }[];
+}
+
+interface DetailShape {
+  envelope?: unknown;
+  error_code?: string | null;
+  warnings?: unknown;
+}
+
+const detailOf = (r: AuditRecord): DetailShape => (typeof r.detail === 'object' && r.detail !== null ? (r.detail as DetailShape) : {});
+
+/** Entries of the recorded untrusted_content that are objects (a foreign record may hold anything). */
+const untrustedOf = (env: Envelope | null): NonNullable<Envelope['untrusted_content']> =>
+  (Array.isArray(env?.untrusted_content) ? env.untrusted_content : []).filter((u) => typeof u === 'object' && u !== null);
+
+const envelopeOf = (r: AuditRecord): Envelope | null => {
+  const env = detailOf(r).envelope;
+  return typeof env === 'object' && env !== null && !Array.isArray(env) ? (env as Envelope) : null;
+};
+
+/**
+ * The list line of a record. Fields missing from old or foreign records become null/0.
+ * @example summarize(record).status // 'succeeded'
+ */
+export function summarize(r: AuditRecord): CallSummary {
+  const d = detailOf(r);
+  const env = envelopeOf(r);
+  const ms = Date.parse(r.finishedAt) - Date.parse(r.startedAt);
+  const untrusted = untrustedOf(env);
+  const warnings = Array.isArray(env?.warnings) ? env.warnings.length : Array.isArray(d.warnings) ? d.warnings.length : 0;
+  return {
+    call_id: r.callId,
+    tool: r.tool,
+    principal: r.principal,
+    status: r.status,
+    started_at: r.startedAt,
+    duration_ms: Number.isFinite(ms) ? ms : null,
+    error_code: typeof d.error_code === 'string' ? d.error_code : typeof env?.error?.code === 'string' ? env.error.code : null,
+    warnings,
+    instructional: untrusted.filter((u) => u.instructional === true).length,
+  };
+}
+
+/**
+ * Build the detail view of `callId`, or null when the store has no such record.
+ * @example const view = await viewCall(store, 'call_7');
+ */
+export async function viewCall(store: Store, callId: string): Promise<CallView | null> {
+  const record = await store.getAudit(callId);
+  if (record === null) return null;
+  const env = envelopeOf(record);
+  return {
+    record,
+    diagnosis: await diagnose(callId, store),
+    validation: env === null ? null : validate(env),
+    untrusted: untrustedOf(env).map((u) => ({
+      content_id: u.content_id,
+      origin: u.origin ?? null,
+      instructional: u.instructional === true,
+      families: Array.isArray(u.families) ? u.families : [],
+      text: typeof u.text === 'string' ? u.text : JSON.stringify(u.text ?? null),
+    })),
+  };
+}
