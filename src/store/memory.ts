@@ -193,6 +193,17 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       audit.set(record.callId, { record: packText(encodeAudit(record, encoded)), startedMs });
     },
 
+    async appendAuditBatch(records) {
+      open();
+      const startedMs = records.map((r, i) => timestampMs(r.startedAt, `/${i}/startedAt`));
+      const skipped: string[] = [];
+      records.forEach((record, i) => {
+        if (audit.has(record.callId)) skipped.push(record.callId);
+        else audit.set(record.callId, { record: packText(encodeAudit(record, undefined)), startedMs: startedMs[i] as number });
+      });
+      return skipped;
+    },
+
     async getAudit(callId) {
       open();
       const found = audit.get(callId);

@@ -129,6 +129,13 @@ export interface Store {
    * text may splice it in instead of serializing the detail again. Stores may ignore it.
    */
   appendAudit(record: AuditRecord, encoded?: AuditEncoding): Promise<void>;
+  /**
+   * Append many audit records at once (one transaction where the backend has them: a write-behind
+   * queue pays one commit per batch instead of one per call). Records whose `callId` exists — in
+   * the store or earlier in the batch — are skipped and returned; a record with a bad timestamp
+   * fails the whole batch (pointer `/<index>/startedAt`) before anything is written.
+   */
+  appendAuditBatch(records: readonly AuditRecord[]): Promise<readonly string[]>;
   getAudit(callId: string): Promise<AuditRecord | null>;
   listAudit(filter?: AuditFilter): Promise<AuditRecord[]>;
 

@@ -291,6 +291,25 @@ export function runStoreSuite(name: string, options: StoreSuiteOptions): void {
         expect((await store.getAudit('c1'))?.tool).toBe('search');
       });
 
+      it('appends a batch, skipping and naming call ids already recorded or repeated in the batch', async () => {
+        const store = await fresh();
+        await store.appendAudit(record('c1', 'search', '2026-01-01T00:00:00.000Z'));
+        const batch = [record('c0', 'pay', '2026-01-01T00:00:01.000Z'), record('c1', 'pay', '2026-01-01T00:00:02.000Z'), record('c2', 'pay', '2026-01-01T00:00:03.000Z'), record('c2', 'search', '2026-01-01T00:00:04.000Z')];
+        expect(await store.appendAuditBatch(batch)).toEqual(['c1', 'c2']);
+        expect(await store.getAudit('c0')).toEqual(batch[0]);
+        expect((await store.getAudit('c1'))?.tool).toBe('search');
+        expect((await store.getAudit('c2'))?.tool).toBe('pay');
+        expect(await store.appendAuditBatch([])).toEqual([]);
+        expect(await store.listAudit()).toHaveLength(3);
+      });
+
+      it('refuses a batch holding a bad timestamp, naming its index, and writes none of it', async () => {
+        const store = await fresh();
+        const err = await store.appendAuditBatch([record('a', 't', '2026-01-01T00:00:00.000Z'), record('b', 't', 'yesterday')]).then(() => null, (e: unknown) => e);
+        expect(err).toMatchObject({ code: STORE_ERROR_CODES.badTimestamp, data: { pointer: '/1/startedAt' } });
+        expect(await store.listAudit()).toEqual([]);
+      });
+
       it('lists records ordered by start time, across time-zone offsets', async () => {
         const store = await fresh();
         await store.appendAudit(record('late', 'search', '2026-01-01T03:00:00.000Z'));

@@ -216,6 +216,27 @@ function postgresStore(pool: pg.Pool, ownsPool: boolean, s: string, chunkBytes: 
       if (rows.length === 0) throw storeError(STORE_ERROR_CODES.auditExists, `audit record for call ${record.callId} already exists`, { callId: record.callId });
     },
 
+    async appendAuditBatch(records) {
+      const rows = records.map((r, i) => [r.callId, r.tool, timestampMs(r.startedAt, `/${i}/startedAt`), r.startedAt, encodeJson(r, `/${i}`)]);
+      const skipped: string[] = [];
+      // One statement per slice (atomic by itself; PostgreSQL allows 65,535 parameters).
+      for (let from = 0; from < rows.length; from += 1000) {
+        const slice = rows.slice(from, from + 1000);
+        const values = slice.map((_, k) => `($${5 * k + 1}, $${5 * k + 2}, $${5 * k + 3}, $${5 * k + 4}, $${5 * k + 5})`).join(', ');
+        const inserted = new Set((await query<{ call_id: string }>(
+          `INSERT INTO ${s}.audit (call_id, tool, started_ms, started_at, record) VALUES ${values} ON CONFLICT (call_id) DO NOTHING RETURNING call_id`,
+          slice.flat(),
+        )).map((r) => r.call_id));
+        // A call id repeated within the slice is inserted once: later copies count as skipped.
+        for (const row of slice) {
+          const id = row[0] as string;
+          if (inserted.has(id)) inserted.delete(id);
+          else skipped.push(id);
+        }
+      }
+      return skipped;
+    },
+
     async getAudit(callId) {
       const rows = await query<{ record: string }>(`SELECT record FROM ${s}.audit WHERE call_id = $1`, [callId]);
       return rows[0] === undefined ? null : (decodeJson(rows[0].record) as AuditRecord);

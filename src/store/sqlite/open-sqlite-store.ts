@@ -114,6 +114,11 @@ function sqliteStore(db: Database.Database, chunkBytes: number | undefined, full
     q.insertChunk.run(id, seq, data);
     q.touchResource.run(Date.now(), id);
   });
+  const insertAuditBatch = db.transaction((rows: readonly (readonly [string, string, number, string, string])[]) => {
+    const skipped: string[] = [];
+    for (const row of rows) if (q.insertAudit.run(...row).changes === 0) skipped.push(row[0]);
+    return skipped;
+  });
   const ledgerBegin = db.transaction((i: { key: string; tool: string; principal: string; argsDigest: string; callId: string; now: string }) => {
     const inserted = q.beginLedger.get(i.key, i.tool, i.principal, i.argsDigest, i.callId, i.now, i.now) as LedgerRow | undefined;
     if (inserted !== undefined) return { created: true as const, entry: toEntry(inserted) };
@@ -222,6 +227,12 @@ function sqliteStore(db: Database.Database, chunkBytes: number | undefined, full
       if (q.insertAudit.run(record.callId, record.tool, startedMs, record.startedAt, encodeJson(record, '/')).changes === 0) {
         throw storeError(STORE_ERROR_CODES.auditExists, `audit record for call ${record.callId} already exists`, { callId: record.callId });
       }
+    },
+
+    async appendAuditBatch(records) {
+      open();
+      const rows = records.map((r, i) => [r.callId, r.tool, timestampMs(r.startedAt, `/${i}/startedAt`), r.startedAt, encodeJson(r, `/${i}`)] as const);
+      return insertAuditBatch(rows);
     },
 
     async getAudit(callId) {
