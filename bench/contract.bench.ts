@@ -8,7 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
-import { EnvelopeSchema, canonicalJson, createAjv2020, digest, validate } from '../src/contract/index.js';
+import { canonicalJson, createAjv2020, digest, validate } from '../src/contract/index.js';
+import { EnvelopeSchema } from '../src/contract/typebox.js';
 import { compare, fmt } from './harness.js';
 
 const ROUNDS = 5;

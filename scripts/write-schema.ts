@@ -1,9 +1,13 @@
-// Writes schema/*.json from the single TypeBox definition. `npm run schema` after changing it;
+// Writes every file generated from the single TypeBox definition (schema/*.json and
+// src/contract/generated/*). `npm run schema` after changing src/contract/schema.ts;
 // a test fails when the committed files drift from the definition.
-import { writeFileSync } from 'node:fs';
-import { schemaDocuments } from '../src/contract/schema-json.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { contractArtifacts } from './contract-artifacts.js';
 
-for (const [file, doc] of Object.entries(schemaDocuments())) {
-  writeFileSync(new URL(`../schema/${file}`, import.meta.url), JSON.stringify(doc, null, 2) + '\n');
-  console.log(`wrote schema/${file}`);
+const root = new URL('../', import.meta.url);
+for (const [path, text] of contractArtifacts()) {
+  const url = new URL(path, root);
+  mkdirSync(new URL('./', url), { recursive: true });
+  writeFileSync(url, text);
+  console.log(`wrote ${path}`);
 }

@@ -2,29 +2,13 @@
  * `tool-result-contract/contract` — the envelope: schema, types, builders, validation, digest,
  * JSON Pointer, error taxonomy.
  *
+ * Cheap to import: no TypeBox, no Ajv until `createAjv2020()` is called. The TypeBox schema
+ * objects (`EnvelopeSchema`, …) live in `./typebox.ts` (`tool-result-contract/contract/typebox`).
+ *
  * Any new export added here becomes public API. Use named exports, not wildcards.
  */
 export { CONTRACT_VERSION, STATUSES, COMPLETENESS_STATES, ERROR_CATEGORIES, ERROR_ACTIONS, KNOWN_SOURCE_TYPES, MEMORY_SOURCES } from './taxonomy.js';
 export type { Status, CompletenessState, ErrorCategory, ErrorAction, KnownSourceType, MemorySource } from './taxonomy.js';
-export {
-  EnvelopeSchema,
-  MinimalEnvelopeSchema,
-  CallSchema,
-  ErrorSchema,
-  CompletenessSchema,
-  ProvenanceSchema,
-  EvidenceSchema,
-  UntrustedContentSchema,
-  SideEffectSchema,
-  ReconciliationSchema,
-  ConflictSchema,
-  CalculationSchema,
-  ResourceRefSchema,
-  SummarySchema,
-  StatePatchSchema,
-  MemoryCandidateSchema,
-  ToolHintsSchema,
-} from './schema.js';
 export type {
   Envelope,
   MinimalEnvelope,

@@ -2,8 +2,10 @@
  * The single definition of the `agent.tool.result.v1` envelope (SPEC S10).
  *
  * Everything else is derived from this file: the TypeScript types (`Static<…>` in `types.ts`),
- * the published `schema/*.json` (written by `scripts/write-schema.ts`, checked by a test), and
- * the Ajv validator. Do not write a second copy of any shape by hand.
+ * the published `schema/*.json` and the Ajv standalone validators in `generated/` (all written by
+ * `npm run schema`, checked by a drift test). Do not write a second copy of any shape by hand.
+ * Run-time code must not import values from here (that loads TypeBox); the `./typebox.ts` entry
+ * re-exports them for users who need the schema objects.
  *
  * Longer than the house limit on purpose: one file, read top to bottom, is the whole contract.
  */

@@ -1,26 +1,23 @@
 /**
- * `validate()`: schema check (Ajv, compiled once) plus the semantic invariants (SPEC S12).
+ * `validate()`: schema check plus the semantic invariants (SPEC S12).
+ *
+ * The schema check is Ajv code generated ahead of time from the TypeBox definition
+ * (`npm run schema`), so neither TypeBox nor Ajv's compiler is loaded at run time.
  */
-import type { ErrorObject, ValidateFunction } from './ajv.js';
-import { createAjv2020 } from './ajv.js';
+import type { ErrorObject } from './ajv.js';
 import { RULES, type Finding, type ValidationResult } from './findings.js';
+import { full, minimal } from './generated/envelope-validators.js';
 import { checkInvariants } from './invariants.js';
 import { escapePointerToken } from './pointer.js';
-import { EnvelopeSchema, MinimalEnvelopeSchema } from './schema.js';
 import type { Envelope } from './types.js';
 
 /** Which profile to validate against. */
 export type Profile = 'full' | 'minimal';
 
-let compiled: { full: ValidateFunction; minimal: ValidateFunction } | undefined;
+/** What an Ajv (standalone) validate function looks like from the outside. */
+type SchemaCheck = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-function validators(): { full: ValidateFunction; minimal: ValidateFunction } {
-  if (compiled === undefined) {
-    const ajv = createAjv2020();
-    compiled = { full: ajv.compile(EnvelopeSchema), minimal: ajv.compile(MinimalEnvelopeSchema) };
-  }
-  return compiled;
-}
+const checks: Readonly<Record<Profile, SchemaCheck>> = { full: full as SchemaCheck, minimal: minimal as SchemaCheck };
 
 /**
  * Validate an envelope: the JSON Schema first, then (if the shape is right) every semantic
@@ -32,10 +29,10 @@ function validators(): { full: ValidateFunction; minimal: ValidateFunction } {
  */
 export function validate(envelope: unknown, options: { profile?: Profile; checkDigest?: boolean } = {}): ValidationResult {
   const profile = options.profile ?? 'full';
-  const check = validators()[profile];
+  const check = checks[profile];
   let schemaOk: boolean;
   try {
-    schemaOk = check(envelope) as boolean;
+    schemaOk = check(envelope);
   } catch (cause) {
     // Ajv recurses; only pathological input gets here. Report it instead of throwing.
     return {

@@ -4,7 +4,8 @@
  * `TrcError('EVIDENCE_INVALID')` naming the offending field — they are called by tool authors,
  * so bad input is a programming error at a boundary.
  */
-import { EvidenceSchema, TrcError, createAjv2020, formatPointer, parsePointer, type Evidence } from '../contract/index.js';
+import { TrcError, createAjv2020, formatPointer, parsePointer, type Evidence } from '../contract/index.js';
+import { EvidenceSchema } from '../contract/typebox.js';
 
 /** What every builder accepts besides its locator. */
 export interface EvidenceBase {

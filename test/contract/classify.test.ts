@@ -5,7 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorSchema, classifyError, createAjv2020, parseRetryAfter, TrcError } from '../../src/contract/index.js';
+import { classifyError, createAjv2020, parseRetryAfter, TrcError } from '../../src/contract/index.js';
+import { ErrorSchema } from '../../src/contract/typebox.js';
 
 /** Resolve with what `promise` rejects with; fail the test if it resolves. */
 async function caught(promise: Promise<unknown>): Promise<unknown> {

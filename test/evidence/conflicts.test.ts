@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConflictSchema, createAjv2020, isTrcError, type Envelope } from '../../src/contract/index.js';
+import { createAjv2020, isTrcError, type Envelope } from '../../src/contract/index.js';
+import { ConflictSchema } from '../../src/contract/typebox.js';
 import { aggregate, detectConflicts } from '../../src/evidence/index.js';
 import { envelope } from './helpers/fixtures.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EvidenceSchema, createAjv2020, isTrcError } from '../../src/contract/index.js';
+import { createAjv2020, isTrcError } from '../../src/contract/index.js';
+import { EvidenceSchema } from '../../src/contract/typebox.js';
 import { apiEvidence, documentEvidence, recordEvidence, urlEvidence } from '../../src/evidence/index.js';
 
 const schemaValid = createAjv2020().compile(EvidenceSchema);
