@@ -1,8 +1,8 @@
 /**
  * `fitStream(readable, budget, ctx)`: fit a result far larger than memory (SPEC Z7). Raw bytes
  * are spooled to the store as they arrive; a top-level array is split at element boundaries;
- * the first elements the budget can use are kept, the rest are parsed in runs only to count
- * them and gather column statistics, then dropped.
+ * the first elements the budget can use are kept (parsed); the rest are only validated and
+ * scanned for counts and column statistics, never turned into objects.
  */
 import { isUtf8 } from 'node:buffer';
 import { TrcError, type Envelope } from '../contract/index.js';
@@ -12,7 +12,8 @@ import type { FitContext } from './context.js';
 import type { Spool } from './externalize.js';
 import { fitCore } from './fit-core.js';
 import { DEFAULT_HANDLE_TTL_MS } from './handles.js';
-import { JsonArraySplitter, notJson, type ElementMark, type SourcePosition } from './json-array-splitter.js';
+import { JsonArraySplitter, notJson, type SourcePosition } from './json-array-splitter.js';
+import { JsonElementScanner } from './json-element-scanner.js';
 import { findJsonError } from './json-error-position.js';
 import { ListStats } from './list-stats.js';
 import { toEnvelope } from './wrap.js';
@@ -73,48 +74,23 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
   let keptBytes = 0;
   let total = 0;
   const omitted = new ListStats();
-  // A run of omitted elements in one buffer, parsed with one JSON.parse; positions kept for errors.
-  let run: { bytes: Uint8Array; from: number; to: number; count: number; starts: number[]; marks: ElementMark[] } | null = null;
-  const flush = () => {
-    if (run === null) return;
-    const r = run;
-    run = null;
-    let items: unknown[] | null = null;
-    if (isUtf8(r.bytes.subarray(r.from, r.to))) {
-      try {
-        items = JSON.parse(`[${text(r.bytes, r.from, r.to)}]`) as unknown[];
-      } catch {
-        items = null;
-      }
-    }
-    if (items === null || items.length !== r.count) {
-      // Find the bad element and say where it is.
-      for (let k = 0; k < r.count; k++) {
-        const from = r.starts[2 * k] as number;
-        parseAt(r.bytes, from, r.starts[2 * k + 1] as number, () => splitter.positionOf(r.marks[k] as ElementMark));
-      }
-      throw new TrcError('INPUT_NOT_JSON', 'not JSON: a run of elements did not parse');
-    }
-    for (const item of items) omitted.add(item);
-  };
+  const scanner = new JsonElementScanner();
   const splitter: JsonArraySplitter = new JsonArraySplitter((bytes, from, to) => {
     total++;
     if (kept.length < resolved.maxItems && (keptBytes < keepBytes || kept.length === 0)) {
-      flush();
       const mark = splitter.elementMark();
       kept.push(parseAt(bytes, from, to, () => splitter.positionOf(mark)));
       keptBytes += to - from;
       return;
     }
-    if (run === null || run.bytes !== bytes) {
-      flush();
-      run = { bytes, from, to, count: 0, starts: [], marks: [] };
+    // Omitted elements only feed the statistics: scan them, building nothing.
+    if (scanner.scan(bytes, from, to) === -1) {
+      omitted.addScanned(scanner);
+      return;
     }
-    run.to = to;
-    run.count++;
-    run.starts.push(from, to);
-    // Marks are resolved into line/column only if the run fails to parse (while its chunk is current).
-    run.marks.push(splitter.elementMark());
+    // Let JSON.parse have the last word and give the exact error (with line and column).
+    const mark = splitter.elementMark();
+    omitted.add(parseAt(bytes, from, to, () => splitter.positionOf(mark)));
   });
 
   let whole: Uint8Array[] = [];
@@ -128,7 +104,6 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
       // The writer copies what it keeps, so a source that reuses its buffer is fine.
       if (writer !== null) await writer.write(chunk);
       splitter.push(chunk);
-      flush();
       if (splitter.isArray !== true) {
         // Until the first non-blank byte it is unknown whether this is an array; keep the blanks.
         wholeBytes += chunk.length;

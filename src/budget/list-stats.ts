@@ -1,8 +1,11 @@
 /**
  * Deterministic column statistics of list items (SPEC Z4): what kinds of items there were,
  * which fields they had, and min/max/sum of numeric fields. Works item by item, so the
- * streaming path can feed it without keeping the items.
+ * streaming path can feed it without keeping the items — even without parsing them, from what
+ * a `JsonElementScanner` saw of each.
  */
+import { objectShape, ShapeCache } from './json-element-shape.js';
+import type { ScannedElement } from './json-element-scanner.js';
 
 /** Statistics of one field across items. */
 export interface FieldStats {
@@ -48,6 +51,8 @@ export class ListStats {
   /** The last object shape seen and its field slots: rows of one list usually share a shape. */
   private lastKeys: string[] = [];
   private lastSlots: (FieldStats | null)[] = [];
+  /** The same for scanned objects, by raw key bytes: a slot per scanned key (null for a shadowed duplicate). */
+  private readonly scannedShapes = new ShapeCache<(FieldStats | null)[]>();
 
   /** Add one item. */
   add(item: unknown): void {
@@ -70,6 +75,42 @@ export class ListStats {
         if (s !== null && s !== undefined) addNumber(s, record[keys[i] as string]);
       }
     }
+  }
+
+  /**
+   * Add one item from its scan, with the same effect as `add(JSON.parse(element))`: numbers are
+   * exact, and fields are taken in `Object.keys` order with a duplicate key's last value.
+   * @example
+   * const scanner = new JsonElementScanner();
+   * if (scanner.scan(bytes, from, to) === -1) stats.addScanned(scanner);
+   */
+  addScanned(e: ScannedElement): void {
+    this.count++;
+    const t = e.type;
+    this.types.set(t, (this.types.get(t) ?? 0) + 1);
+    if (t === 'number') {
+      this.values ??= { present: 0, numeric: 0 };
+      addNumber(this.values, e.number);
+    } else if (t === 'object') {
+      const slots = this.scannedShapes.get(e) ?? this.scannedShapes.set(e, this.slotsOf(e));
+      const values = e.keyNumber;
+      // NaN marks a value that is not a number: addNumber then counts it present, not numeric.
+      for (let k = 0; k < e.keyCount; k++) {
+        const s = slots[k];
+        if (s !== null && s !== undefined) addNumber(s, values[k]);
+      }
+    }
+  }
+
+  /**
+   * Slots of a new scanned shape, taken in Object.keys order so the tracking cap picks the same
+   * fields as add(). Slots never change once given, so they can be cached per shape.
+   */
+  private slotsOf(e: ScannedElement): (FieldStats | null)[] {
+    const shape = objectShape(e);
+    const slots = new Array<FieldStats | null>(e.keyCount).fill(null);
+    for (let j = 0; j < shape.keys.length; j++) slots[shape.source[j] as number] = this.slot(shape.keys[j] as string);
+    return slots;
   }
 
   private sameShape(keys: readonly string[]): boolean {

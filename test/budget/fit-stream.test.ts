@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -8,6 +8,7 @@ import { isTrcError, validate } from '../../src/contract/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { Store } from '../../src/store/types.js';
 import { chunked, readStored } from './helpers.js';
+import { jsonTexts, objectRows } from './json-element-arbitraries.js';
 
 let dir: string;
 let dbPath: string;
@@ -125,5 +126,59 @@ describe('fitStream on random arrays and chunkings', () => {
       ),
       { numRuns: Number(process.env['FC_RUNS'] ?? 150) },
     );
+  });
+});
+
+describe('fitStream statistics of omitted elements (scanned, not parsed)', () => {
+  const NOW = new Date('2026-01-02T03:04:05.000Z');
+  const ctx = { tool: 't', callId: 'c', now: () => NOW };
+  /** JSON with -0 kept apart from 0. */
+  const exact = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (Object.is(x, -0) ? '-0' : x));
+
+  it('gives the same whole envelope as fit on hand-written rows, however the bytes are chunked', async () => {
+    const fc = (await import('fast-check')).default;
+    const element = fc.oneof({ weight: 4, arbitrary: objectRows }, { weight: 1, arbitrary: fc.array(jsonTexts, { maxLength: 5 }) });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(element, { minLength: 1, maxLength: 3 }).map((groups) => groups.flat()),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.integer({ min: 0, max: 6 }),
+        async (elements, cutSeeds, maxItems) => {
+          const bytes = Buffer.from(`[${elements.join(',')}]`, 'utf8');
+          const cuts = cutSeeds.map((c) => c % (bytes.length + 1));
+          // Tokens to spare: the stream then keeps exactly what fit keeps, and adds the omitted
+          // items to the statistics in the same order, so even float sums must agree to the bit.
+          const budget = { maxItems, maxTokens: 100_000 };
+          const streamed = await fitStream(chunked(bytes, cuts), budget, ctx);
+          const whole = await fit(JSON.parse(bytes.toString('utf8')) as unknown[], budget, ctx);
+          expect(validate(streamed).valid).toBe(true);
+          expect(exact(streamed)).toBe(exact(whole));
+        },
+      ),
+      { numRuns: Number(process.env['FC_RUNS'] ?? 150) },
+    );
+  });
+
+  it('gives the same envelope as fit for the seed fixture and for a long list of rows', async () => {
+    const seed = readFileSync(new URL('./fixtures/seed-25-items.json', import.meta.url));
+    for (const maxItems of [5, 20, 100]) {
+      const whole = await fit(JSON.parse(seed.toString('utf8')) as unknown, { maxItems }, ctx);
+      expect(exact(await fitStream(chunked(seed, [7, 300]), { maxItems }, ctx))).toBe(exact(whole));
+    }
+    const rows = Array.from({ length: 5000 }, (_, i) => ({ id: i, score: (i * 7919) % 1000 / 10, tiny: i * 1e-300, big: i * 1e300, name: `n${i}`, ...(i % 7 === 0 ? { extra: -i } : {}) }));
+    const bytes = Buffer.from(JSON.stringify(rows), 'utf8');
+    const budget = { maxItems: 40, maxTokens: 100_000 };
+    const whole = await fit(JSON.parse(bytes.toString('utf8')) as unknown[], budget, ctx);
+    expect(exact(await fitStream(chunked(bytes, [1000, 50_000, 50_001]), budget, ctx))).toBe(exact(whole));
+  });
+
+  it('refuses invalid UTF-8 in an omitted element, naming where that element starts', async () => {
+    const bytes = Buffer.concat([Buffer.from('[1,\n 2, "ok", "'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"]')]);
+    for (const cut of [0, 10, 16]) {
+      const err = await fitStream(chunked(bytes, [cut]), { maxItems: 1 }, {}).catch((e: unknown) => e);
+      expect(isTrcError(err, 'INPUT_NOT_JSON')).toBe(true);
+      expect((err as Error).message).toContain('UTF-8');
+      expect((err as { data: unknown }).data).toMatchObject({ line: 2, column: 11, offset: 14 });
+    }
   });
 });
