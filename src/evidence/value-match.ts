@@ -12,10 +12,18 @@ function roundTo(value: number, decimals: number): number {
   return Math.round(value * f) / f;
 }
 
+/**
+ * Equal up to floating-point noise (0.1 + 0.2 vs "0.3"), a few units in the last place. A looser
+ * relative tolerance (it was 1e-9) let "1000000000" support 999,999,999.
+ */
+function nearlyEqual(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 4 * Number.EPSILON * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
 function numberAgrees(stated: number, decimals: number, actual: number): boolean {
-  if (Math.abs(stated - actual) <= 1e-9 * Math.max(1, Math.abs(stated))) return true;
+  if (nearlyEqual(stated, actual)) return true;
   // "27.4" may report 27.43; an integer claim must be exact ("17" is not 17.4).
-  return decimals > 0 && Math.abs(roundTo(actual, decimals) - stated) <= 1e-9 * Math.max(1, Math.abs(stated));
+  return decimals > 0 && nearlyEqual(roundTo(actual, decimals), stated);
 }
 
 /**

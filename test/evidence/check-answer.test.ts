@@ -52,6 +52,15 @@ describe('checkAnswer details', () => {
     expect(r.claims.every((c) => c.verdict === 'supported')).toBe(true);
   });
 
+  it('tells large numbers one apart, yet forgives floating-point noise', () => {
+    const big = { ...order, data: { ...(order.data as object), quantity: 999_999_999, total: 0.1 + 0.2 } };
+    const verdict = (text: string) => checkAnswer(text, [{ ...big, evidence: [{ evidence_id: 'ev_1', supports: ['/data/quantity', '/data/total'] }] }]).claims[0]?.verdict;
+    expect(verdict('It shipped 999,999,999 units [ev_1].')).toBe('supported');
+    expect(verdict('It shipped 1,000,000,000 units [ev_1].')).toBe('unsupported');
+    expect(verdict('The total was 0.3 [ev_1].')).toBe('supported');
+    expect(verdict('The total was 0.30 [ev_1].')).toBe('supported');
+  });
+
   it('does not let one evidence vouch for a value only another evidence supports', () => {
     const split = {
       ...order,
