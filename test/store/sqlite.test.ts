@@ -103,7 +103,6 @@ describe('sqlite store on disk', () => {
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(raw.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(SQLITE_MIGRATIONS.map((m) => m.version));
     expect(SQLITE_MIGRATIONS.at(-1)?.version).toBe(SQLITE_SCHEMA_VERSION);
-    expect(raw.pragma('page_size', { simple: true })).toBe(16384);
     raw.close();
   });
 

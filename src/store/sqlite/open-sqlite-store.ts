@@ -49,10 +49,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     throw storeError(STORE_ERROR_CODES.backend, `cannot open SQLite database ${options.path}`, { path: options.path }, cause);
   }
   try {
-    // Only a new database takes a page size (WAL fixes it afterwards). 16 KiB: a 100 MB resource
-    // spools ~35 % faster than with 4 KiB pages, and small ledger/audit commits stay as fast (64 KiB
-    // pages halved NORMAL-sync ledger commits). Measured in docs/store.md.
-    db.pragma('page_size = 16384');
+    // SQLite's default 4 KiB pages, on purpose: bigger pages spool large resources faster but make
+    // every small commit (ledger, audit) write more WAL bytes; measured in docs/store.md.
     if (options.path !== ':memory:') db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
     db.pragma('foreign_keys = ON');
