@@ -56,6 +56,11 @@ const upstream = {
     env: { type: 'object', additionalProperties: { type: 'string' } },
     cwd: { type: 'string' },
     url: { type: 'string', format: 'uri' },
+    bearer_token_env: {
+      type: 'string',
+      pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+      description: 'For a url upstream: the environment variable holding a token sent as "Authorization: Bearer <token>".',
+    },
     trusted: { type: 'boolean', description: 'Only then are MCP tool annotations taken as policy (T5).' },
     defaults: toolPolicy,
     tools: { type: 'object', additionalProperties: toolPolicy },

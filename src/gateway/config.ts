@@ -31,6 +31,8 @@ export interface UpstreamConfig {
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
   readonly url?: string;
+  /** For a `url` upstream: the environment variable holding its bearer token. */
+  readonly bearer_token_env?: string;
   readonly trusted?: boolean;
   readonly defaults?: ToolPolicy;
   readonly tools?: Readonly<Record<string, ToolPolicy>>;
@@ -87,6 +89,12 @@ function semanticProblems(config: GatewayConfig): ConfigProblem[] {
   (config.upstreams ?? []).forEach((u, i) => {
     if (names.has(u.name)) problems.push({ pointer: `/upstreams/${i}/name`, line: null, message: `duplicate upstream name "${u.name}"` });
     names.add(u.name);
+    const tokenEnv = u.bearer_token_env;
+    if (tokenEnv !== undefined) {
+      const pointer = `/upstreams/${i}/bearer_token_env`;
+      if (u.url === undefined) problems.push({ pointer, line: null, message: 'bearer_token_env applies to a "url" upstream only' });
+      else if ((process.env[tokenEnv] ?? '') === '') problems.push({ pointer, line: null, message: `environment variable ${tokenEnv} is not set` });
+    }
   });
   return problems;
 }

@@ -2,11 +2,17 @@
  * The gateway over Streamable HTTP: one endpoint (`/mcp`), one gateway session (and one set of
  * upstream connections) per MCP session id. A session's principal is bound to its id, so a
  * handle minted in one session is refused in every other.
+ *
+ * Before any MCP handling, every request passes the checks the MCP transport spec asks for
+ * against DNS rebinding (a loopback-bound gateway answers only loopback `Host` names, and a
+ * browser `Origin` must be loopback or explicitly allowed) and, when a token is configured, a
+ * bearer-token check. A gateway bound to a non-loopback interface must have a token.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { TrcError } from '../contract/index.js';
 import { startSession, type GatewaySession } from './session.js';
 import type { GatewayOptions } from './session-state.js';
 
@@ -19,17 +25,67 @@ export interface HttpGateway {
   close(): Promise<void>;
 }
 
+/** Where and how the HTTP gateway listens. */
+export interface HttpListen {
+  /** 0 = any free port. */
+  readonly port: number;
+  /** Interface to bind (default 127.0.0.1). Anything but loopback requires `token`. */
+  readonly host?: string;
+  /** When set, every request must carry `Authorization: Bearer <token>`. */
+  readonly token?: string;
+  /** Browser origins allowed besides loopback ones (exact, e.g. `https://app.example.com`). */
+  readonly allowedOrigins?: readonly string[];
+}
+
 const MAX_BODY = 4 * 1024 * 1024;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+const isLoopbackName = (name: string): boolean => LOOPBACK.has(name) || /^127(\.\d{1,3}){3}$/u.test(name);
+
+/** The host part of a Host header value (`[::1]:8080` → `[::1]`, `localhost:80` → `localhost`). */
+const hostOf = (header: string): string => (header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.replace(/:\d*$/u, ''));
 
 /**
  * Listen on `port` (0 = any free port) on `host` (default 127.0.0.1).
  * @example const gw = await serveHttp({ config, store }, { port: 8080 }); // clients connect to gw.url
  */
-export async function serveHttp(options: GatewayOptions, listen: { port: number; host?: string }): Promise<HttpGateway> {
+export async function serveHttp(options: GatewayOptions, listen: HttpListen): Promise<HttpGateway> {
+  const bindHost = listen.host ?? '127.0.0.1';
+  const loopbackBound = isLoopbackName(bindHost);
+  if (!loopbackBound && (listen.token === undefined || listen.token === '')) {
+    throw new TrcError('GATEWAY_HTTP_NEEDS_TOKEN', `refusing to serve on "${bindHost}" without a token: tool results and handles would be open to the network (set TRC_GATEWAY_TOKEN)`);
+  }
+  const expected = listen.token === undefined ? null : Buffer.from(`Bearer ${listen.token}`);
+  const allowedOrigins = new Set(listen.allowedOrigins ?? []);
+  /** Null when the request may go on, else why not (status and message). */
+  const refuse = (req: IncomingMessage): [number, string] | null => {
+    const host = hostOf(req.headers.host ?? '');
+    if (loopbackBound && !isLoopbackName(host)) return [403, `Forbidden: Host "${host}" is not a loopback name (DNS rebinding protection)`];
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin)) {
+      let originHost = '';
+      try {
+        originHost = new URL(origin).hostname;
+      } catch {
+        // an unparsable Origin is refused below
+      }
+      if (!(loopbackBound && isLoopbackName(originHost))) return [403, `Forbidden: Origin "${origin}" is not allowed`];
+    }
+    if (expected !== null) {
+      const got = Buffer.from(req.headers.authorization ?? '');
+      if (got.length !== expected.length || !timingSafeEqual(got, expected)) return [401, 'Unauthorized: missing or wrong bearer token'];
+    }
+    return null;
+  };
   const entries = new Map<string, { transport: StreamableHTTPServerTransport; session: GatewaySession }>();
   const sessions = new Map<string, GatewaySession>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refused = refuse(req);
+    if (refused !== null) {
+      if (refused[0] === 401) res.setHeader('www-authenticate', 'Bearer');
+      return rpcError(res, refused[0], refused[1]);
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/mcp') return reply(res, 404, 'not found: the MCP endpoint is /mcp');
     const sid = req.headers['mcp-session-id'];
@@ -59,12 +115,12 @@ export async function serveHttp(options: GatewayOptions, listen: { port: number;
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(listen.port, listen.host ?? '127.0.0.1', () => resolve());
+    server.listen(listen.port, bindHost, () => resolve());
   });
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : listen.port;
   return {
-    url: `http://${listen.host ?? '127.0.0.1'}:${port}/mcp`,
+    url: `http://${bindHost.includes(':') && !bindHost.startsWith('[') ? `[${bindHost}]` : bindHost}:${port}/mcp`,
     port,
     sessions,
     async close() {

@@ -13,7 +13,7 @@ export { startSession } from './session.js';
 export type { GatewaySession } from './session.js';
 export type { GatewayOptions } from './session-state.js';
 export { serveHttp } from './http-server.js';
-export type { HttpGateway } from './http-server.js';
+export type { HttpGateway, HttpListen } from './http-server.js';
 export { runResultPipeline } from './result-pipeline.js';
 export type { PipelineContext, PipelineOutput, ToolOutcome } from './result-pipeline.js';
 export { ENVELOPE_META_KEY } from '../adapters/mcp/index.js';

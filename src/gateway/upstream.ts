@@ -182,7 +182,10 @@ function inheritedEnv(): Record<string, string> {
 }
 
 function makeTransport(config: UpstreamConfig): Transport {
-  if (config.url !== undefined) return new StreamableHTTPClientTransport(new URL(config.url));
+  if (config.url !== undefined) {
+    const token = config.bearer_token_env === undefined ? undefined : process.env[config.bearer_token_env];
+    return new StreamableHTTPClientTransport(new URL(config.url), token === undefined || token === '' ? undefined : { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  }
   if (config.command === undefined) throw new TrcError('GATEWAY_CONFIG_INVALID', `upstream "${config.name}" has neither command nor url`);
   return new StdioClientTransport({
     command: config.command,

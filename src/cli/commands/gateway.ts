@@ -31,11 +31,19 @@ Options:
                   the path and line in the file. See docs/gateway.md.
   --http PORT     serve Streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio
                   (one session and one set of upstream processes per MCP session)
-  --host HOST     interface for --http (default 127.0.0.1)
+  --host HOST     interface for --http (default 127.0.0.1); anything but loopback
+                  needs TRC_GATEWAY_TOKEN
+  --allow-origin O  a browser Origin allowed besides loopback ones (repeatable)
   --store PATH    SQLite file for audit, resources, handles and ledger
                   (default: the config's "store", else ./.trc/trc.sqlite)
   --name NAME     name of the CMD upstream (default: derived from the command)
   -h, --help      show this help
+
+HTTP security: the gateway answers only loopback Host names when bound to loopback and
+refuses browser Origins that are not loopback or --allow-origin (DNS rebinding). Set
+TRC_GATEWAY_TOKEN to require "Authorization: Bearer <token>" on every request (required
+with a non-loopback --host). The token is read from the environment, never from a flag,
+so it does not show in process lists.
 
 MCP client configuration — put "trc gateway --" in front of the server command:
   { "command": "npx", "args": ["trc", "gateway", "--", "npx", "-y",
@@ -57,7 +65,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: [...own],
-      options: { config: { type: 'string' }, http: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' }, name: { type: 'string' } },
+      options: { config: { type: 'string' }, http: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' }, name: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true } },
       strict: true,
       allowPositionals: false,
     }));
@@ -88,7 +96,20 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const options = { config, store, onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`) };
   try {
     if (port !== undefined) {
-      const gw = await serveHttp(options, { port, ...(values.host === undefined ? {} : { host: values.host }) });
+      const token = io.env['TRC_GATEWAY_TOKEN'];
+      let gw;
+      try {
+        gw = await serveHttp(options, {
+          port,
+          ...(values.host === undefined ? {} : { host: values.host }),
+          ...(token === undefined || token === '' ? {} : { token }),
+          ...(values['allow-origin'] === undefined ? {} : { allowedOrigins: values['allow-origin'] }),
+        });
+      } catch (error) {
+        if (!isTrcError(error) && (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+        println(io.stderr, `trc gateway: ${(error as Error).message}`);
+        return 2;
+      }
       println(io.stderr, `trc gateway: listening on ${gw.url} (store ${path})`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
