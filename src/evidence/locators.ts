@@ -4,8 +4,7 @@
  * `TrcError('EVIDENCE_INVALID')` naming the offending field — they are called by tool authors,
  * so bad input is a programming error at a boundary.
  */
-import { TrcError, createAjv2020, formatPointer, parsePointer, type Evidence } from '../contract/index.js';
-import { EvidenceSchema } from '../contract/typebox.js';
+import { TrcError, createAjv2020, envelopeJsonSchema, formatPointer, parsePointer, type Evidence } from '../contract/index.js';
 
 /** What every builder accepts besides its locator. */
 export interface EvidenceBase {
@@ -23,7 +22,9 @@ export interface EvidenceBase {
 let check: ((value: unknown) => boolean) | undefined;
 
 function finish(evidence: Evidence): Evidence {
-  check ??= createAjv2020().compile(EvidenceSchema);
+  // The evidence item of the published envelope schema (derived from the TypeBox definition):
+  // importing TypeBox itself would cost every user of this module ~20 MB.
+  check ??= createAjv2020().compile((envelopeJsonSchema() as { properties: { evidence: { items: object } } }).properties.evidence.items);
   if (!check(evidence)) {
     throw new TrcError('EVIDENCE_INVALID', `evidence "${evidence.evidence_id}" is not schema-valid: ${JSON.stringify(evidence)}`, {
       data: { evidence_id: evidence.evidence_id },
