@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failed } from '../../src/contract/index.js';
 import { createExecutor, defineTool } from '../../src/executor/index.js';
+import { summarize } from '../../src/inspector/index.js';
 import { startInspector, type Inspector } from '../../src/inspector/index.js';
 import type { Store } from '../../src/store/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
@@ -135,6 +137,17 @@ describe('inspector', () => {
     expect(page.body).not.toContain(INJECTION);
     const again = /script-src 'nonce-([^']+)'/u.exec(String((await get('/')).headers['content-security-policy']))?.[1];
     expect(again).not.toBe(nonce);
+  });
+
+  it('summarizes a record written by the gateway (not the executor) and survives a foreign one', () => {
+    const envelope = failed({
+      call: { tool_name: 'read_file', call_id: 'call_gw', attempt: 1 },
+      error: { category: 'upstream', code: 'MCP_TOOL_ERROR', message: 'ENOENT', retryable: false, action: 'explain_to_user' },
+    });
+    const base = { callId: 'call_gw', tool: 'read_file', principal: 'session:1', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:00.250Z', status: 'failed', argsDigest: 'sha256:00', envelopeDigest: null };
+    expect(summarize({ ...base, detail: { upstream: 'fs', error_code: 'MCP_TOOL_ERROR', warnings: [], envelope } })).toMatchObject({ status: 'failed', duration_ms: 250, error_code: 'MCP_TOOL_ERROR', warnings: 0, instructional: 0 });
+    expect(summarize({ ...base, finishedAt: 'never', detail: { envelope: { untrusted_content: [null, 7, { instructional: true }] } } })).toMatchObject({ duration_ms: null, error_code: null, instructional: 1 });
+    expect(summarize({ ...base, detail: 'free text' })).toMatchObject({ error_code: null, warnings: 0 });
   });
 
   it('binds to loopback only', async () => {
