@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { isUtf8 } from 'node:buffer';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fit, fitStream } from '../../src/budget/index.js';
 import { isTrcError, validate } from '../../src/contract/index.js';
@@ -93,6 +95,49 @@ describe('fitStream', () => {
     const bad = await fitStream(chunked(Buffer.from('{"a": [1, 2'), []), {}, { store, principal: 'alice' }).catch((e: unknown) => e);
     expect(isTrcError(bad, 'INPUT_NOT_JSON')).toBe(true);
     expect(resourceRows()).toBe(before);
+  });
+
+  it('accepts a mutated array exactly when JSON.parse does, and leaves nothing in the store when it refuses (property)', async () => {
+    const before = resourceRows();
+    let refused = 0;
+    let stored = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ id: fc.integer(), s: fc.string(), n: fc.double({ noNaN: true, noDefaultInfinity: true }), t: fc.array(fc.boolean(), { maxLength: 3 }) }), { minLength: 2, maxLength: 30 }),
+        fc.nat(),
+        fc.integer({ min: 0, max: 255 }),
+        fc.constantFrom('replace', 'insert', 'delete'),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        async (rows, at, byte, how, cuts) => {
+          const good = Buffer.from(JSON.stringify(rows));
+          const i = at % good.length;
+          const bytes = how === 'delete' ? Buffer.concat([good.subarray(0, i), good.subarray(i + 1)])
+            : Buffer.concat([good.subarray(0, i), Buffer.from([byte]), good.subarray(how === 'insert' ? i : i + 1)]);
+          let parses = isUtf8(bytes);
+          try {
+            JSON.parse(bytes.toString('utf8'));
+          } catch {
+            parses = false;
+          }
+          const got = await fitStream(chunked(bytes, cuts.map((c) => c % bytes.length)), { maxItems: 1 }, { store, principal: 'alice' }).then(
+            (env) => ({ env, err: null }),
+            (err: unknown) => ({ env: null, err }),
+          );
+          if (parses) {
+            expect(got.err).toBeNull();
+            expect(validate(got.env).valid).toBe(true);
+            stored += got.env?.resources?.length ?? 0;
+          } else {
+            refused++;
+            expect(isTrcError(got.err, 'INPUT_NOT_JSON')).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(refused).toBeGreaterThan(0);
+    // Accepted inputs that were trimmed committed their spool; refused ones left nothing behind.
+    expect(resourceRows() - before).toBe(stored);
   });
 
   it('refuses invalid UTF-8 inside an element', async () => {
