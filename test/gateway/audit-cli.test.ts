@@ -1,3 +1,4 @@
+import { sha256Hex } from '../../src/contract/index.js';
 /**
  * `trc audit` lists the calls the gateway recorded, filtered by tool and time.
  */
@@ -22,8 +23,10 @@ describe('trc audit', () => {
     expect(all.stdout).toMatch(/succeeded\s+echo\s+session:/);
 
     const json = await runCli(['audit', '--store', store, '--tool', 'echo', '--json']);
-    const records = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { tool: string; status: string; detail: { upstream: string; envelope: { data: unknown } } });
+    const records = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { tool: string; status: string; envelopeDigest: string; detail: { upstream: string; envelope: { data: unknown } } });
     expect(records.map((r) => r.tool)).toEqual(['echo', 'echo']);
+    // The same definition as the executor's records: SHA-256 of the recorded envelope's JSON.
+    for (const r of records) expect(r.envelopeDigest).toBe('sha256:' + sha256Hex(JSON.stringify(r.detail.envelope)));
     expect(records[0]?.detail.upstream).toBe('faulty-server');
     expect(JSON.stringify(records[1]?.detail.envelope)).toContain('two');
 
