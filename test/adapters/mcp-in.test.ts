@@ -15,6 +15,19 @@ describe('fromMcpResult', () => {
     expect(env.side_effect.possibly_occurred).toBe(true);
   });
 
+  it('refuses text with a lone surrogate (in a value or a key) with a stable code instead of a digest that cannot exist', () => {
+    for (const result of [
+      { content: [{ type: 'text', text: 'broken \uD800 text' }] },
+      { content: [], structuredContent: { ['key\uDC00']: 1 } },
+    ]) {
+      const env = fromMcpResult(result, tool, ctx);
+      expect(env.status).toBe('failed');
+      expect(env.error?.code).toBe('MCP_RESULT_NOT_REPRESENTABLE');
+      expect(validate(env).valid).toBe(true);
+    }
+    expect(fromMcpResult({ content: [{ type: 'text', text: 'a well-formed pair \uD83D\uDE00' }] }, tool, ctx).status).toBe('succeeded');
+  });
+
   it('believes readOnlyHint from a server the operator marked trusted', () => {
     const env = fromMcpResult({ content: [] }, { ...tool, annotations: { readOnlyHint: true } }, { ...ctx, server: { name: 'weather', trusted: true } });
     expect(env.tool_hints?.trusted).toBe(true);

@@ -260,13 +260,14 @@ function finish(env: Envelope, call: CallRef, operation: string): Envelope {
 }
 
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// `String.prototype.isWellFormed` (ES2024, in Node ≥ 20) is not in our ES2023 type library.
+const isWellFormed = (s: string): boolean => (s as string & { isWellFormed(): boolean }).isWellFormed();
 
-/** RFC 8785 needs well-formed strings; one JSON walk checks every key and value. */
+/** RFC 8785 needs well-formed strings (no lone surrogates); one JSON walk checks every key and value. */
 function wellFormed(env: Envelope): boolean {
   let ok = true;
   JSON.stringify(env, (key: string, value: unknown) => {
-    if (LONE_SURROGATE.test(key) || (typeof value === 'string' && LONE_SURROGATE.test(value))) ok = false;
+    if (ok && (!isWellFormed(key) || (typeof value === 'string' && !isWellFormed(value)))) ok = false;
     return value;
   });
   return ok;
