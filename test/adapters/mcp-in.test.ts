@@ -26,6 +26,10 @@ describe('fromMcpResult', () => {
       expect(validate(env).valid).toBe(true);
     }
     expect(fromMcpResult({ content: [{ type: 'text', text: 'a well-formed pair \uD83D\uDE00' }] }, tool, ctx).status).toBe('succeeded');
+    // A cyclic structuredContent (in-process callers can build one) ends as an error, not a hang.
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic['self'] = cyclic;
+    expect(fromMcpResult({ content: [], structuredContent: cyclic }, tool, ctx).status).toBe('failed');
   });
 
   it('believes readOnlyHint from a server the operator marked trusted', () => {

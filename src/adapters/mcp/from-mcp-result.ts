@@ -263,14 +263,32 @@ function finish(env: Envelope, call: CallRef, operation: string): Envelope {
 // `String.prototype.isWellFormed` (ES2024, in Node ≥ 20) is not in our ES2023 type library.
 const isWellFormed = (s: string): boolean => (s as string & { isWellFormed(): boolean }).isWellFormed();
 
-/** RFC 8785 needs well-formed strings (no lone surrogates); one JSON walk checks every key and value. */
+/**
+ * RFC 8785 needs well-formed strings (no lone surrogates): check every key and string value.
+ * An explicit stack, not recursion or a JSON.stringify replacer (a callback per node was the
+ * slow part), so deep data cannot overflow it.
+ */
 function wellFormed(env: Envelope): boolean {
-  let ok = true;
-  JSON.stringify(env, (key: string, value: unknown) => {
-    if (ok && (!isWellFormed(key) || (typeof value === 'string' && !isWellFormed(value)))) ok = false;
-    return value;
-  });
-  return ok;
+  const stack: unknown[] = [env];
+  // A caller's object graph may share or even cycle (in-process use); visit each object once.
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (!isWellFormed(value)) return false;
+    } else if (value !== null && typeof value === 'object' && !seen.has(value)) {
+      seen.add(value);
+      if (Array.isArray(value)) {
+        for (const item of value) stack.push(item);
+        continue;
+      }
+      for (const key of Object.keys(value)) {
+        if (!isWellFormed(key)) return false;
+        stack.push((value as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return true;
 }
 
 function unrepresentable(call: CallRef, operation: string, findings: unknown[]): Envelope {
