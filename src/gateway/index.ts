@@ -18,7 +18,7 @@ export { runResultPipeline } from './result-pipeline.js';
 export type { PipelineContext, PipelineOutput, ToolOutcome } from './result-pipeline.js';
 export { ENVELOPE_META_KEY } from '../adapters/mcp/index.js';
 export { IDEMPOTENCY_META_KEY, CONFIRM_META_KEY, SCOPE_META_KEY } from './tool-call.js';
-export { enqueueAudit, flushAudit } from './audit-queue.js';
+export { enqueueAudit, flushAudit, AUDIT_WINDOW_MS, AUDIT_MAX_BATCH } from './audit-queue.js';
 export { coalesceWrites } from './coalesce-writes.js';
 export { readLookup } from './write-reconcile.js';
 export { NAMESPACE_SEPARATOR } from './routing.js';

@@ -1,8 +1,8 @@
 /**
  * The gateway's write-behind audit queue and the reading of reconciliation lookups.
  */
-import { describe, expect, it } from 'vitest';
-import { enqueueAudit, flushAudit, readLookup } from '../../src/gateway/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { AUDIT_MAX_BATCH, AUDIT_WINDOW_MS, enqueueAudit, flushAudit, readLookup } from '../../src/gateway/index.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { AuditRecord } from '../../src/store/index.js';
@@ -37,7 +37,7 @@ describe('the write-behind audit queue', () => {
     await reopened.close();
   });
 
-  it('inserts one batch per event-loop turn', async () => {
+  const counting = () => {
     const base = createMemoryStore();
     const batches: number[] = [];
     const store = Object.assign(Object.create(base) as typeof base, {
@@ -46,10 +46,35 @@ describe('the write-behind audit queue', () => {
         return base.appendAuditBatch(records);
       },
     });
-    for (let i = 0; i < 10; i++) enqueueAudit(store, record(i));
+    return { base, batches, store };
+  };
+
+  it('inserts the records of one window in one batch, without being flushed', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate'] });
+    try {
+      const { base, batches, store } = counting();
+      for (let i = 0; i < 10; i++) enqueueAudit(store, record(i));
+      await vi.advanceTimersByTimeAsync(AUDIT_WINDOW_MS - 1);
+      expect(batches).toEqual([]);
+      // Records queued later in the same window share its batch.
+      for (let i = 10; i < 15; i++) enqueueAudit(store, record(i));
+      await vi.advanceTimersByTimeAsync(1);
+      expect(batches).toEqual([15]);
+      expect(await base.listAudit({})).toHaveLength(15);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('does not wait for the window once a batch is full, and a flush takes whatever is queued', async () => {
+    const { base, batches, store } = counting();
+    for (let i = 0; i < AUDIT_MAX_BATCH + 3; i++) enqueueAudit(store, record(i));
+    await new Promise((r) => setImmediate(() => setImmediate(() => setImmediate(r))));
+    expect(batches).toEqual([AUDIT_MAX_BATCH + 3]);
+    enqueueAudit(store, record(1000));
     await flushAudit(store);
-    expect(batches).toEqual([10]);
-    expect(await base.listAudit({})).toHaveLength(10);
+    expect(batches).toEqual([AUDIT_MAX_BATCH + 3, 1]);
+    expect(await base.listAudit({ limit: 1000 })).toHaveLength(AUDIT_MAX_BATCH + 4);
   });
 });
 
