@@ -93,6 +93,7 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoTranscript> 
       ok: steps.every((s) => s.ok),
       inspect: [
         { command: `trc audit --store ${storeArg}`, purpose: 'every recorded call, oldest first' },
+        { command: `trc inspect --store ${storeArg}`, purpose: 'the same calls in a local web page, with diagnosis and untrusted text' },
         { command: `trc diagnose ${failedCall} --store ${storeArg}`, purpose: 'the carrier call that failed, layer by layer' },
         { command: `trc diagnose ${steps[3]?.calls[0]?.call_id ?? ''} --store ${storeArg}`, purpose: 'the payment whose response was lost, and its reconciliation' },
       ],
