@@ -25,7 +25,8 @@ pre { background: #f6f8fa; padding: 8px; overflow: auto; white-space: pre-wrap; 
 
 // Plain browser JavaScript, kept as a string so the package ships no build step for it.
 const SCRIPT = `
-const token = new URLSearchParams(location.hash.slice(1)).get('token') || '';
+const hash = new URLSearchParams(location.hash.slice(1));
+const token = hash.get('token') || '';
 const $ = (id) => document.getElementById(id);
 function el(tag, props, ...children) {
   const node = document.createElement(tag);
@@ -94,7 +95,11 @@ async function loadCall(id) {
 }
 $('filters').addEventListener('submit', (ev) => { ev.preventDefault(); loadList(); });
 if (!token) showError('no token: open the exact URL that "trc inspect" printed');
-else loadList();
+else {
+  loadList();
+  // #token=…&call=ID opens that call at once (links from scripts, "trc audit" output).
+  if (hash.get('call')) loadCall(hash.get('call'));
+}
 `;
 
 /**
