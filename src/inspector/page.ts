@@ -48,7 +48,7 @@ async function loadList() {
   try {
     const { calls, count } = await api('/api/calls?' + q);
     const body = $('rows'); body.replaceChildren();
-    for (const c of calls.slice().reverse()) {
+    for (const c of calls) {
       const flags = (c.error_code || '') + (c.instructional ? ' ⚠ ' + c.instructional + ' instruction-like' : '') + (c.warnings ? ' ' + c.warnings + ' warning(s)' : '');
       const tr = el('tr', { cls: 'row' },
         el('td', { text: c.started_at.replace('T', ' ').replace('Z', '') }),

@@ -107,6 +107,7 @@ async function listCalls(store: Store, url: URL, res: ServerResponse): Promise<v
   const status = url.searchParams.get('status');
   const records = await store.listAudit({
     limit,
+    newest: true,
     ...(tool === null || tool === '' ? {} : { tool }),
     ...(since === null ? {} : { since: new Date(Date.parse(since)).toISOString() }),
   });

@@ -219,6 +219,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
         .filter((row) => (filter.tool === undefined || row.parsed.tool === filter.tool) && (sinceMs === undefined || row.startedMs >= sinceMs))
         .sort((a, b) => a.startedMs - b.startedMs || byText(a.parsed.startedAt, b.parsed.startedAt) || byText(a.parsed.callId, b.parsed.callId))
         .map((row) => row.parsed);
+      if (filter.newest === true) rows.reverse();
       return limit === undefined ? rows : rows.slice(0, limit);
     },
 

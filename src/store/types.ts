@@ -94,6 +94,8 @@ export interface AuditFilter {
   readonly tool?: string;
   readonly since?: string;
   readonly limit?: number;
+  /** Newest first (and `limit` keeps the newest N); oldest first by default. */
+  readonly newest?: boolean;
 }
 
 /** A versioned workflow-state value (W4). */

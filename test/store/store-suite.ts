@@ -318,6 +318,18 @@ export function runStoreSuite(name: string, options: StoreSuiteOptions): void {
         expect((await store.listAudit()).map((r) => r.callId)).toEqual(['early', 'middle', 'late']);
       });
 
+      it('lists newest first on request, the limit keeping the newest, ties in reverse call-id order', async () => {
+        const store = await fresh();
+        await store.appendAudit(record('late', 'search', '2026-01-01T03:00:00.000Z'));
+        await store.appendAudit(record('early', 'pay', '2026-01-01T01:00:00.000Z'));
+        await store.appendAudit(record('middle', 'search', '2026-01-01T04:00:00.000+02:00'));
+        await store.appendAudit(record('tie_a', 'pay', '2026-01-01T05:00:00.000Z'));
+        await store.appendAudit(record('tie_b', 'pay', '2026-01-01T05:00:00.000Z'));
+        expect((await store.listAudit({ newest: true })).map((r) => r.callId)).toEqual(['tie_b', 'tie_a', 'late', 'middle', 'early']);
+        expect((await store.listAudit({ newest: true, limit: 2, tool: 'search' })).map((r) => r.callId)).toEqual(['late', 'middle']);
+        expect((await store.listAudit({ newest: true, since: '2026-01-01T02:30:00Z', limit: 10 })).map((r) => r.callId)).toEqual(['tie_b', 'tie_a', 'late']);
+      });
+
       it('filters by tool, since and limit, alone and together', async () => {
         const store = await fresh();
         for (let i = 0; i < 6; i += 1) {

@@ -254,8 +254,9 @@ function postgresStore(pool: pg.Pool, ownsPool: boolean, s: string, chunkBytes: 
         params.push(timestampMs(filter.since, '/since'));
         where.push(`started_ms >= $${params.length}`);
       }
+      const dir = filter.newest === true ? ' DESC' : '';
       let sql = `SELECT record FROM ${s}.audit${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY started_ms, started_at COLLATE "C", call_id COLLATE "C"`;
+        ORDER BY started_ms${dir}, started_at COLLATE "C"${dir}, call_id COLLATE "C"${dir}`;
       if (limit !== undefined) {
         params.push(limit);
         sql += ` LIMIT $${params.length}`;

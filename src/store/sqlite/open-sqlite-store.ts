@@ -252,7 +252,8 @@ function sqliteStore(db: Database.Database, chunkBytes: number | undefined, full
         where.push('started_ms >= ?');
         params.push(timestampMs(filter.since, '/since'));
       }
-      let sql = `SELECT record FROM audit${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY started_ms, started_at, call_id`;
+      const dir = filter.newest === true ? ' DESC' : '';
+      let sql = `SELECT record FROM audit${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY started_ms${dir}, started_at${dir}, call_id${dir}`;
       if (limit !== undefined) {
         sql += ' LIMIT ?';
         params.push(limit);
