@@ -34,6 +34,14 @@ describe('trc audit', () => {
     expect(future.stdout).toContain('no recorded calls match');
     const recent = await runCli(['audit', '--store', store, '--since', '1h', '--tool', 'garbage']);
     expect(recent.stdout).toMatch(/1 call\(s\)/);
+
+    // --last keeps the most recent calls, printed oldest first; --limit the oldest.
+    const last = await runCli(['audit', '--store', store, '--last', '2', '--json']);
+    expect(last.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { tool: string }).tool)).toEqual(['echo', 'garbage']);
+    const first = await runCli(['audit', '--store', store, '--limit', '1', '--json']);
+    expect((JSON.parse(first.stdout) as { detail: { envelope: unknown } }).detail.envelope).toBeDefined();
+    expect(JSON.stringify(JSON.parse(first.stdout))).toContain('one');
+    expect((await runCli(['audit', '--store', store, '--last', '2', '--limit', '1'])).code).toBe(2);
   });
 
   it('rejects a --since it cannot read with a usage error', async () => {

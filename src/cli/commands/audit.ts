@@ -1,12 +1,12 @@
 /**
- * `trc audit [--tool T] [--since WHEN] [--limit N] [--json] [--store PATH]`
+ * `trc audit [--tool T] [--since WHEN] [--limit N | --last N] [--json] [--store PATH]`
  */
 import { parseArgs } from 'node:util';
 import { openGatewayStore } from '../../gateway/open-store.js';
 import type { AuditRecord } from '../../store/index.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 
-const HELP = `Usage: trc audit [--tool T] [--since WHEN] [--limit N] [--json] [--store PATH]
+const HELP = `Usage: trc audit [--tool T] [--since WHEN] [--limit N | --last N] [--json] [--store PATH]
 
 List the tool calls recorded in the audit store (by "trc gateway", the executor, "trc demo"):
 one line per call, oldest first — start time, status, tool, principal, duration, error code
@@ -17,13 +17,15 @@ Options:
   --since WHEN   only calls started at or after WHEN: an RFC 3339 time
                  (2026-05-01T10:00:00Z), a date (2026-05-01), or a duration back from now
                  (30s, 15m, 2h, 7d)
-  --limit N      at most N calls (default 1000)
+  --limit N      at most N calls, the oldest that match (default 1000)
+  --last N       the N most recent calls that match (still printed oldest first)
   --json         one JSON object per line (the full audit record, envelope included)
   --store PATH   SQLite store (default ./.trc/trc.sqlite)
   -h, --help     show this help
 
 Examples:
   trc audit --since 1h
+  trc audit --last 20
   trc audit --tool read_text_file --json | jq .detail.envelope.status
 
 Exit codes: 0 listed (also when nothing matched), 2 usage error or unreadable store.`;
@@ -47,19 +49,23 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { tool: { type: 'string' }, since: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } },
+      options: { tool: { type: 'string' }, since: { type: 'string' }, limit: { type: 'string' }, last: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } },
       strict: true,
       allowPositionals: false,
     }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const limit = values.limit === undefined ? 1000 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit needs a positive integer, got "${values.limit}"`);
+  if (values.limit !== undefined && values.last !== undefined) throw new UsageError('give --limit (oldest N) or --last (newest N), not both');
+  const countText = values.last ?? values.limit;
+  const limit = countText === undefined ? 1000 : Number(countText);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--${values.last === undefined ? 'limit' : 'last'} needs a positive integer, got "${countText}"`);
+  const newest = values.last !== undefined;
   const since = values.since === undefined ? undefined : parseSince(values.since);
   const { store } = await openGatewayStore(io.cwd, [values.store]);
   try {
-    const records = await store.listAudit({ limit, ...(values.tool === undefined ? {} : { tool: values.tool }), ...(since === undefined ? {} : { since }) });
+    const found = await store.listAudit({ limit, newest, ...(values.tool === undefined ? {} : { tool: values.tool }), ...(since === undefined ? {} : { since }) });
+    const records = newest ? found.reverse() : found;
     if (values.json === true) {
       for (const r of records) println(io.stdout, JSON.stringify(r));
       return 0;
