@@ -35,9 +35,27 @@ export interface HttpListen {
   readonly token?: string;
   /** Browser origins allowed besides loopback ones (exact, e.g. `https://app.example.com`). */
   readonly allowedOrigins?: readonly string[];
+  /**
+   * A session with no request in flight and none for this long is closed, with its upstream
+   * processes (default 30 min): a client that vanishes without DELETE must not leak them.
+   */
+  readonly idleTimeoutMs?: number;
+  /** New sessions beyond this many live ones are refused with 503 (default 64). */
+  readonly maxSessions?: number;
 }
 
+/** Defaults of {@link HttpListen}. */
+export const HTTP_DEFAULTS = { idleTimeoutMs: 30 * 60 * 1000, maxSessions: 64 } as const;
+
 const MAX_BODY = 4 * 1024 * 1024;
+
+interface Entry {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly session: GatewaySession;
+  /** Requests (and SSE streams) of this session not yet finished. */
+  open: number;
+  lastSeen: number;
+}
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 const isLoopbackName = (name: string): boolean => LOOPBACK.has(name) || /^127(\.\d{1,3}){3}$/u.test(name);
@@ -77,8 +95,26 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     }
     return null;
   };
-  const entries = new Map<string, { transport: StreamableHTTPServerTransport; session: GatewaySession }>();
+  const entries = new Map<string, Entry>();
   const sessions = new Map<string, GatewaySession>();
+  const idleMs = listen.idleTimeoutMs ?? HTTP_DEFAULTS.idleTimeoutMs;
+  const maxSessions = listen.maxSessions ?? HTTP_DEFAULTS.maxSessions;
+  // Requests (including an open SSE stream) keep a session busy; the sweep closes idle ones.
+  const track = (entry: Entry, res: ServerResponse): void => {
+    entry.open++;
+    entry.lastSeen = Date.now();
+    res.once('close', () => {
+      entry.open--;
+      entry.lastSeen = Date.now();
+    });
+  };
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const entry of entries.values()) {
+      if (entry.open === 0 && now - entry.lastSeen >= idleMs) void entry.session.close();
+    }
+  }, Math.max(10, Math.min(idleMs / 2, 30_000)));
+  sweep.unref();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refused = refuse(req);
@@ -90,15 +126,21 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     if (url.pathname !== '/mcp') return reply(res, 404, 'not found: the MCP endpoint is /mcp');
     const sid = req.headers['mcp-session-id'];
     const known = typeof sid === 'string' ? entries.get(sid) : undefined;
-    if (known !== undefined) return known.transport.handleRequest(req, res);
+    if (known !== undefined) {
+      track(known, res);
+      return known.transport.handleRequest(req, res);
+    }
     if (typeof sid === 'string') return rpcError(res, 404, 'Session not found');
     if (req.method !== 'POST') return rpcError(res, 400, 'Bad Request: no valid session id');
     const body = await readJson(req);
     if (body === undefined || !isInitializeRequest(body)) return rpcError(res, 400, 'Bad Request: no valid session id');
+    if (entries.size >= maxSessions) return rpcError(res, 503, `Service Unavailable: ${maxSessions} sessions are open (each runs its own upstream processes); close one or raise --max-sessions`);
     const id = randomUUID();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
     const session = await startSession(options, transport, { sessionId: id });
-    entries.set(id, { transport, session });
+    const entry: Entry = { transport, session, open: 0, lastSeen: Date.now() };
+    entries.set(id, entry);
+    track(entry, res);
     sessions.set(id, session);
     void session.done.then(() => {
       entries.delete(id);
@@ -124,6 +166,7 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     port,
     sessions,
     async close() {
+      clearInterval(sweep);
       await Promise.all([...entries.values()].map((e) => e.session.close()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

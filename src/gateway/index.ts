@@ -12,7 +12,7 @@ export type { EffectivePolicy } from './tool-policy.js';
 export { startSession } from './session.js';
 export type { GatewaySession } from './session.js';
 export type { GatewayOptions } from './session-state.js';
-export { serveHttp } from './http-server.js';
+export { serveHttp, HTTP_DEFAULTS } from './http-server.js';
 export type { HttpGateway, HttpListen } from './http-server.js';
 export { runResultPipeline } from './result-pipeline.js';
 export type { PipelineContext, PipelineOutput, ToolOutcome } from './result-pipeline.js';

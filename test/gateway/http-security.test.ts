@@ -2,7 +2,7 @@
  * The HTTP gateway's own door: DNS-rebinding checks (Host, Origin), the bearer token, and an
  * HTTP upstream that needs a token. Real SDK clients, real HTTP.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ENVELOPE_META_KEY, checkGatewayConfig, serveHttp, type HttpGateway } from '../../src/gateway/index.js';
 import { createMemoryStore } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
-import { connectStdio, gatewayArgv, SERVERS, tempDir, type TestClient } from './helpers.js';
+import { alive, connectStdio, eventually, gatewayArgv, SERVERS, tempDir, type TestClient } from './helpers.js';
 
 const [command, ...args] = SERVERS.faulty as unknown as [string, ...string[]];
 const options = () => ({ store: createMemoryStore(), config: { defaults: { effect: 'read' as const }, upstreams: [{ name: 'faulty', command, args }] } });
@@ -102,5 +102,34 @@ describe('an HTTP upstream that needs a token', () => {
     delete process.env['TRC_TEST_INNER_TOKEN'];
     expect(checkGatewayConfig({ upstreams: [upstream] })).toEqual([{ pointer: '/upstreams/0/bearer_token_env', line: null, message: 'environment variable TRC_TEST_INNER_TOKEN is not set' }]);
     expect(checkGatewayConfig({ upstreams: [{ name: 'x', command: 'node', bearer_token_env: 'A' }] })[0]?.message).toContain('"url" upstream only');
+  });
+});
+
+describe('HTTP sessions do not pile up', () => {
+  it('closes a session whose client vanished without DELETE, and stops its upstream process', async () => {
+    const pidFile = join(tempDir('trc-gw-idle-'), 'pids');
+    writeFileSync(pidFile, '');
+    const gw = await serveHttp({ store: createMemoryStore(), config: { defaults: { effect: 'read' }, upstreams: [{ name: 'faulty', command, args, env: { PID_FILE: pidFile } }] } }, { port: 0, idleTimeoutMs: 300 });
+    open.push(gw);
+    const client = new Client({ name: 'vanishing', version: '1' }, { capabilities: {} });
+    await client.connect(new StreamableHTTPClientTransport(new URL(gw.url)));
+    await client.callTool({ name: 'echo', arguments: { message: 'hi' } });
+    expect(gw.sessions.size).toBe(1);
+    const pid = Number(readFileSync(pidFile, 'utf8').trim().split('\n')[0]);
+    expect(alive(pid)).toBe(true);
+    // The client goes away without ending its session (no DELETE).
+    await client.close();
+    await eventually(() => gw.sessions.size === 0, 10_000);
+    await eventually(() => !alive(pid), 10_000);
+  });
+
+  it('keeps a session that is used, and refuses sessions beyond the limit with 503', async () => {
+    const gw = await serveHttp(options(), { port: 0, idleTimeoutMs: 60_000, maxSessions: 1 });
+    open.push(gw);
+    const first = await sdkClient(gw.url);
+    expect((await post(gw, {})).status).toBe(503);
+    expect((await post(gw, {})).body).toContain('--max-sessions');
+    expect((await first.callTool({ name: 'echo', arguments: { message: 'still here' } })).isError).not.toBe(true);
+    expect(gw.sessions.size).toBe(1);
   });
 });

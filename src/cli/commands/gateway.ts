@@ -34,6 +34,9 @@ Options:
   --host HOST     interface for --http (default 127.0.0.1); anything but loopback
                   needs TRC_GATEWAY_TOKEN
   --allow-origin O  a browser Origin allowed besides loopback ones (repeatable)
+  --idle-timeout S  close an HTTP session (and its upstream processes) after S seconds
+                  with no request in flight (default 1800)
+  --max-sessions N  refuse new HTTP sessions beyond N live ones with 503 (default 64)
   --store PATH    SQLite file for audit, resources, handles and ledger
                   (default: the config's "store", else ./.trc/trc.sqlite)
   --name NAME     name of the CMD upstream (default: derived from the command)
@@ -65,7 +68,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: [...own],
-      options: { config: { type: 'string' }, http: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' }, name: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true } },
+      options: { config: { type: 'string' }, http: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' }, name: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'idle-timeout': { type: 'string' }, 'max-sessions': { type: 'string' } },
       strict: true,
       allowPositionals: false,
     }));
@@ -77,6 +80,14 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     port = Number(values.http);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http needs a port number (0-65535), got "${values.http}"`);
   }
+  const positive = (flag: string, text: string | undefined): number | undefined => {
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} needs a positive integer, got "${text}"`);
+    return n;
+  };
+  const idleSeconds = positive('idle-timeout', values['idle-timeout']);
+  const maxSessions = positive('max-sessions', values['max-sessions']);
   let config: GatewayConfig = {};
   if (values.config !== undefined) {
     try {
@@ -104,6 +115,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
           ...(values.host === undefined ? {} : { host: values.host }),
           ...(token === undefined || token === '' ? {} : { token }),
           ...(values['allow-origin'] === undefined ? {} : { allowedOrigins: values['allow-origin'] }),
+          ...(idleSeconds === undefined ? {} : { idleTimeoutMs: idleSeconds * 1000 }),
+          ...(maxSessions === undefined ? {} : { maxSessions }),
         });
       } catch (error) {
         if (!isTrcError(error) && (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
