@@ -9,6 +9,7 @@ export const COMMANDS: readonly { name: string; summary: string; load: () => Pro
   { name: 'schema', summary: 'print the envelope JSON Schema (draft 2020-12)', load: () => import('./commands/schema.js') },
   { name: 'fit', summary: 'fit a tool result to a size budget, storing the full raw result', load: () => import('./commands/fit.js') },
   { name: 'resource', summary: 'read a stored raw result by its handle (re-authorized)', load: () => import('./commands/resource.js') },
+  { name: 'sweep', summary: 'delete expired handles and stored results from the store', load: () => import('./commands/sweep.js') },
   { name: 'scan', summary: 'detect instruction-like text (prompt injection) in untrusted text', load: () => import('./commands/scan.js') },
   { name: 'cite', summary: "check an answer's claims against the evidence of tool results", load: () => import('./commands/cite.js') },
   { name: 'demo', summary: 'run a scripted agent session on the SQLite default (no LLM)', load: () => import('./commands/demo.js') },

@@ -19,6 +19,7 @@ export type { PipelineContext, PipelineOutput, ToolOutcome } from './result-pipe
 export { ENVELOPE_META_KEY } from '../adapters/mcp/index.js';
 export { IDEMPOTENCY_META_KEY, CONFIRM_META_KEY, SCOPE_META_KEY } from './tool-call.js';
 export { enqueueAudit, flushAudit, AUDIT_WINDOW_MS, AUDIT_MAX_BATCH } from './audit-queue.js';
+export { startSweeper, SWEEP_EVERY_MS } from './sweeper.js';
 export { coalesceWrites } from './coalesce-writes.js';
 export { readLookup } from './write-reconcile.js';
 export { NAMESPACE_SEPARATOR } from './routing.js';

@@ -34,6 +34,7 @@ export function guardStore(store: Store): Store {
     },
     putHandle: guard('putHandle', store.putHandle.bind(store)),
     getHandle: guard('getHandle', store.getHandle.bind(store)),
+    sweepExpired: guard('sweepExpired', store.sweepExpired.bind(store)),
     ledgerBegin: guard('ledgerBegin', store.ledgerBegin.bind(store)),
     ledgerUpdate: guard('ledgerUpdate', store.ledgerUpdate.bind(store)),
     ledgerGet: guard('ledgerGet', store.ledgerGet.bind(store)),

@@ -138,6 +138,26 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       return text === undefined ? null : (decodeJson(text) as HandleRecord);
     },
 
+    async sweepExpired(now) {
+      open();
+      const nowMs = timestampMs(now, '/now');
+      let swept = 0;
+      for (const [id, text] of handles) {
+        if (Date.parse((decodeJson(text) as HandleRecord).expiresAt) < nowMs) {
+          handles.delete(id);
+          swept++;
+        }
+      }
+      let dropped = 0;
+      for (const [id, r] of resources) {
+        if (r.meta.expiresAt !== null && Date.parse(r.meta.expiresAt) < nowMs) {
+          resources.delete(id);
+          dropped++;
+        }
+      }
+      return { handles: swept, resources: dropped };
+    },
+
     async ledgerBegin(input): Promise<LedgerBegin> {
       open();
       const existing = ledger.get(input.key);

@@ -117,6 +117,12 @@ export interface Store {
 
   putHandle(handle: HandleRecord): Promise<void>;
   getHandle(id: string): Promise<HandleRecord | null>;
+  /**
+   * Delete handles and committed resources whose expiry is before `now` (RFC 3339); resources
+   * without an expiry, writers still open, the ledger, audit and state are kept. Returns the
+   * counts deleted. Reads already refuse expired handles; this reclaims their space.
+   */
+  sweepExpired(now: string): Promise<{ handles: number; resources: number }>;
 
   /** Insert an in-flight entry, or return the existing one for the key (atomic). */
   ledgerBegin(entry: Omit<LedgerEntry, 'state' | 'attempts' | 'createdAt' | 'updatedAt' | 'envelope'> & { now: string }): Promise<LedgerBegin>;

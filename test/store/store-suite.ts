@@ -192,6 +192,39 @@ export function runStoreSuite(name: string, options: StoreSuiteOptions): void {
         expect(await store.getHandle('other')).toBeNull();
       });
 
+      it('sweeps expired handles and resources, keeping live ones, unexpiring ones and open writers', async () => {
+        const store = await fresh();
+        await store.putHandle(handle); // expires 01:00Z
+        await store.putHandle({ ...handle, id: 'h_live', expiresAt: '2026-01-01T03:00:00.000+02:00' }); // 01:00Z too, as an instant
+        await store.putHandle({ ...handle, id: 'h_later', expiresAt: '2026-01-02T00:00:00.000Z' });
+        const write = async (expiresAt: string | null) => {
+          const w = await store.createResource({ ...RESOURCE_INPUT, expiresAt });
+          await w.write(new TextEncoder().encode('[1,2,3]'));
+          return (await w.commit()).id;
+        };
+        const old = await write('2026-01-01T00:30:00.000Z');
+        const later = await write('2026-01-02T00:00:00.000Z');
+        const forever = await write(null);
+        const open = await store.createResource({ ...RESOURCE_INPUT, expiresAt: '2026-01-01T00:00:00.000Z' });
+        await open.write(new TextEncoder().encode('[4'));
+        expect(await store.sweepExpired('2026-01-01T01:00:00.001Z')).toEqual({ handles: 2, resources: 1 });
+        expect(await store.getHandle(handle.id)).toBeNull();
+        expect(await store.getHandle('h_live')).toBeNull();
+        expect((await store.getHandle('h_later'))?.id).toBe('h_later');
+        expect(await store.getResourceMeta(old)).toBeNull();
+        expect((await store.getResourceMeta(later))?.id).toBe(later);
+        expect((await store.getResourceMeta(forever))?.id).toBe(forever);
+        // The writer still open is not touched: it commits normally afterwards.
+        await open.write(new TextEncoder().encode(']'));
+        const late = await open.commit();
+        expect(late.bytes).toBe(3);
+        // Committed now, and already expired: the next sweep takes it, and only it.
+        expect(await store.sweepExpired('2026-01-01T01:00:00.001Z')).toEqual({ handles: 0, resources: 1 });
+        expect(await store.getResourceMeta(late.id)).toBeNull();
+        expect(await store.sweepExpired('2026-01-01T01:00:00.001Z')).toEqual({ handles: 0, resources: 0 });
+        await expectCode(store.sweepExpired('soon'), STORE_ERROR_CODES.badTimestamp);
+      });
+
       it('refuses a second handle with the same id', async () => {
         const store = await fresh();
         await store.putHandle(handle);

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isTrcError } from '../../contract/index.js';
-import { coalesceWrites, flushAudit, loadGatewayConfig, openGatewayStore, serveHttp, startSession, upstreamFromCommand, type GatewayConfig } from '../../gateway/index.js';
+import { coalesceWrites, flushAudit, loadGatewayConfig, openGatewayStore, serveHttp, startSession, startSweeper, upstreamFromCommand, type GatewayConfig } from '../../gateway/index.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 
 const HELP = `Usage: trc gateway [--config FILE] [--http PORT] [--store PATH] [--name NAME] -- CMD [ARGS...]
@@ -105,6 +105,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
 
   const { store, path } = await openGatewayStore(io.cwd, [values.store, config.store], config.store_sync);
   const options = { config, store, onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`) };
+  // Expired handles and stored results go while the gateway runs (at start, then every 10 min).
+  const stopSweeper = startSweeper(store, (error) => println(io.stderr, `trc gateway: sweeping expired handles failed: ${error.message}`));
   try {
     if (port !== undefined) {
       const token = io.env['TRC_GATEWAY_TOKEN'];
@@ -145,6 +147,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     process.off('SIGTERM', stop);
     return 0;
   } finally {
+    stopSweeper();
     // No queued audit record may be lost on a clean shutdown.
     await flushAudit(store);
     await store.close().catch(() => undefined);

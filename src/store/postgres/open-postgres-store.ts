@@ -171,6 +171,16 @@ function postgresStore(pool: pg.Pool, ownsPool: boolean, s: string, chunkBytes: 
       return rows[0] === undefined ? null : (decodeJson(rows[0].record) as HandleRecord);
     },
 
+    async sweepExpired(now) {
+      const nowMs = timestampMs(now, '/now');
+      const handles = await query<{ id: string }>(`DELETE FROM ${s}.handles WHERE expires_ms < $1 RETURNING id`, [nowMs]);
+      // Expiry of resources is the writer's ISO text: compared as instants in JS, not as strings.
+      const expiring = await query<{ id: string; expires_at: string }>(`SELECT id, expires_at FROM ${s}.resources WHERE expires_at IS NOT NULL`);
+      const gone = expiring.filter((r) => Date.parse(r.expires_at) < nowMs).map((r) => r.id);
+      const removed = gone.length === 0 ? [] : await query<{ id: string }>(`DELETE FROM ${s}.resources WHERE id = ANY($1::text[]) RETURNING id`, [gone]);
+      return { handles: handles.length, resources: removed.length };
+    },
+
     async ledgerBegin(input) {
       // ON CONFLICT DO NOTHING waits for a concurrent inserter of the same key, so exactly one wins.
       const inserted = await query<LedgerRow>(

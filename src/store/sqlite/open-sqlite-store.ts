@@ -117,6 +117,15 @@ function sqliteStore(db: Database.Database, chunkBytes: number | undefined, full
     for (const row of rows) if (q.insertAudit.run(...row).changes === 0) skipped.push(row[0]);
     return skipped;
   });
+  // Expiry of resources is the writer's ISO text: compared as instants in JS, not as strings.
+  const sweep = db.transaction((nowMs: number) => {
+    const handles = db.prepare('DELETE FROM handles WHERE expires_ms < ?').run(nowMs).changes;
+    const expiring = db.prepare('SELECT id, expires_at FROM resources WHERE committed = 1 AND expires_at IS NOT NULL').all() as { id: string; expires_at: string }[];
+    const remove = db.prepare('DELETE FROM resources WHERE id = ?');
+    let resources = 0;
+    for (const r of expiring) if (Date.parse(r.expires_at) < nowMs) resources += remove.run(r.id).changes;
+    return { handles, resources };
+  });
   const ledgerBegin = db.transaction((i: { key: string; tool: string; principal: string; argsDigest: string; callId: string; now: string }) => {
     const inserted = q.beginLedger.get(i.key, i.tool, i.principal, i.argsDigest, i.callId, i.now, i.now) as LedgerRow | undefined;
     if (inserted !== undefined) return { created: true as const, entry: toEntry(inserted) };
@@ -193,6 +202,11 @@ function sqliteStore(db: Database.Database, chunkBytes: number | undefined, full
       open();
       const text = q.getHandle.get(id) as string | undefined;
       return text === undefined ? null : (decodeJson(text) as HandleRecord);
+    },
+
+    async sweepExpired(now) {
+      open();
+      return sweep(timestampMs(now, '/now'));
     },
 
     async ledgerBegin(input) {
