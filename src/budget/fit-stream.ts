@@ -12,11 +12,21 @@ import type { FitContext } from './context.js';
 import type { Spool } from './externalize.js';
 import { fitCore } from './fit-core.js';
 import { DEFAULT_HANDLE_TTL_MS } from './handles.js';
-import { JsonArraySplitter, notJson, type SourcePosition } from './json-array-splitter.js';
+import { JsonArraySplitter, notJson, type ElementMark, type ElementSink, type SourcePosition } from './json-array-splitter.js';
+import { JsonLinesSplitter } from './json-lines-splitter.js';
 import { JsonElementScanner } from './json-element-scanner.js';
 import { findJsonError } from './json-error-position.js';
 import { ListStats } from './list-stats.js';
 import { toEnvelope } from './wrap.js';
+
+/** What `fitStream` needs of a splitter: a JSON array's or JSON Lines'. */
+interface StreamSplitter {
+  readonly isArray: boolean | undefined;
+  push(chunk: Uint8Array): void;
+  end(): void;
+  elementMark(): ElementMark;
+  positionOf(mark: ElementMark): SourcePosition;
+}
 
 /** Extra options of the streaming path. */
 export interface StreamOptions extends FitContext {
@@ -24,6 +34,11 @@ export interface StreamOptions extends FitContext {
   readonly onProgress?: (bytesRead: number) => void;
   /** Input that is not a top-level array is parsed whole; refuse it beyond this size (default 256 MiB). */
   readonly maxBufferBytes?: number;
+  /**
+   * `json` (default): one JSON value; a top-level array is streamed element by element.
+   * `jsonl`: JSON Lines (NDJSON), one value per line, treated as a list of them.
+   */
+  readonly format?: 'json' | 'jsonl';
 }
 
 const encoder = new TextEncoder();
@@ -69,13 +84,14 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
   // Keep at most maxItems elements, and stop early once they are far beyond the byte budget.
   const keepBytes = Math.max(resolved.maxBytes, resolved.maxTokens * 16) * 2;
 
-  const writer: ResourceWriter | null = ctx.store === undefined ? null : await ctx.store.createResource({ principal, tool, mimeType: 'application/json', expiresAt });
+  const jsonl = ctx.format === 'jsonl';
+  const writer: ResourceWriter | null = ctx.store === undefined ? null : await ctx.store.createResource({ principal, tool, mimeType: jsonl ? 'application/jsonl' : 'application/json', expiresAt });
   const kept: unknown[] = [];
   let keptBytes = 0;
   let total = 0;
   const omitted = new ListStats();
   const scanner = new JsonElementScanner();
-  const splitter: JsonArraySplitter = new JsonArraySplitter((bytes, from, to) => {
+  const onElement: ElementSink = (bytes, from, to) => {
     total++;
     if (kept.length < resolved.maxItems && (keptBytes < keepBytes || kept.length === 0)) {
       const mark = splitter.elementMark();
@@ -91,7 +107,8 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
     // Let JSON.parse have the last word and give the exact error (with line and column).
     const mark = splitter.elementMark();
     omitted.add(parseAt(bytes, from, to, () => splitter.positionOf(mark)));
-  });
+  };
+  const splitter: StreamSplitter = jsonl ? new JsonLinesSplitter(onElement) : new JsonArraySplitter(onElement);
 
   let whole: Uint8Array[] = [];
   let wholeBytes = 0;

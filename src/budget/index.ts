@@ -35,6 +35,7 @@ export type { MintInput, ReadAccess } from './handles.js';
 export { page } from './page.js';
 export type { PageContext } from './page.js';
 export { JsonArraySplitter } from './json-array-splitter.js';
+export { JsonLinesSplitter } from './json-lines-splitter.js';
 export type { SourcePosition } from './json-array-splitter.js';
 export { findJsonError } from './json-error-position.js';
 export type { JsonErrorPosition } from './json-error-position.js';

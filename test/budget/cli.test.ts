@@ -47,6 +47,24 @@ describe('trc fit and trc resource get', { timeout: 120_000 }, () => {
     expect(stranger.stdout).toBe('');
   });
 
+  it('fits JSON Lines: by file extension, or from stdin with --jsonl', async () => {
+    const lines = ROWS.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    const ndjson = join(dir, 'rows.ndjson');
+    writeFileSync(ndjson, lines);
+    const run = await runCli(['fit', ndjson, '--max-items', '5', '--store', db, '--principal', 'alice', '--json']);
+    expect(run.code).toBe(0);
+    const env = JSON.parse(run.stdout) as Envelope;
+    expect(env.completeness).toMatchObject({ returned_items: 5, available_items: 60 });
+    expect(env.data).toEqual(ROWS.slice(0, 5));
+    expect(env.resources?.[0]?.mime_type).toBe('application/jsonl');
+    const get = await runCli(['resource', 'get', env.resources?.[0]?.uri ?? '', '--principal', 'alice', '--store', db]);
+    expect(get.stdout).toBe(lines);
+    const piped = await runCli(['fit', '-', '--jsonl', '--max-items', '2', '--store', db, '--json'], { input: lines });
+    expect((JSON.parse(piped.stdout) as Envelope).completeness).toMatchObject({ returned_items: 2, available_items: 60 });
+    // Without --jsonl, two values are not one JSON document.
+    expect((await runCli(['fit', '-', '--store', db], { input: lines })).code).toBe(2);
+  });
+
   it('reads stdin, uses TRC_STORE, and prints a readable report by default', async () => {
     const run = await runCli(['fit', '-', '--max-items', '3'], { input: JSON.stringify(ROWS), env: { TRC_STORE: db, TRC_PRINCIPAL: 'carol' } });
     expect(run.code).toBe(0);

@@ -11,7 +11,7 @@ import { parseFlags } from '../flags.js';
 
 const HELP = `Usage: trc fit [FILE|-] [--max-tokens N] [--max-items N] [--max-string N]
                [--max-depth N] [--max-bytes N] [--store PATH] [--principal P]
-               [--tool NAME] [--json]
+               [--tool NAME] [--jsonl] [--json]
 
 Fit a tool result to a size budget without ever cutting JSON as text. FILE (or stdin when
 FILE is "-" or absent) holds one JSON value: an agent.tool.result.v1 envelope, or a raw tool
@@ -27,7 +27,9 @@ What happens:
     re-pointed at the stored raw result;
   - the full raw input is stored byte for byte in the SQLite store and referenced from
     resources[] as trc://resource/<handle>; read it back with "trc resource get".
-A top-level array is streamed element by element, so files far larger than memory work.
+A top-level array is streamed element by element, so files far larger than memory work;
+so is JSON Lines (one value per line, taken as a list): with --jsonl, or a FILE ending in
+.jsonl or .ndjson.
 Nothing is stored when the input already fits or is not valid JSON.
 
 Options:
@@ -39,6 +41,7 @@ Options:
   --store PATH     SQLite store (default $TRC_STORE, else ./.trc/trc.sqlite)
   --principal P    who may read the stored result back (default $TRC_PRINCIPAL, else "local")
   --tool NAME      tool name for a wrapped raw result (default "cli")
+  --jsonl          the input is JSON Lines (automatic for .jsonl and .ndjson files)
   --json           print the fitted envelope as JSON instead of a readable report
   -h, --help       show this help
 
@@ -47,6 +50,7 @@ gives the line and column).
 
 Examples:
   trc fit rows.json --max-items 20 --principal alice
+  trc fit export.ndjson --max-tokens 4000
   curl -s https://api.example.com/export | trc fit - --max-tokens 8000 --json > envelope.json`;
 
 /**
@@ -123,6 +127,7 @@ export const command: Command = {
           principal: { type: 'string' },
           tool: { type: 'string' },
           json: { type: 'boolean', default: false },
+          jsonl: { type: 'boolean', default: false },
         },
         allowPositionals: true,
         strict: true,
@@ -161,6 +166,7 @@ export const command: Command = {
       const source = file === '-' ? io.stdin : fileChunks(file);
       const env = await fitStream(source as AsyncIterable<Uint8Array>, budget, {
         store, principal, tool: values.tool ?? 'cli', onProgress: (n) => bar.update(n),
+        ...(values.jsonl || /\.(jsonl|ndjson)$/iu.test(file) ? { format: 'jsonl' as const } : {}),
       });
       bar.done();
       println(io.stdout, values.json ? JSON.stringify(env, null, 2) : report(env, principal));

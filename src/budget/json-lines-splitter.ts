@@ -1,0 +1,82 @@
+/**
+ * Split JSON Lines (NDJSON: one JSON value per line) into elements as bytes arrive, for
+ * `fitStream(…, { format: 'jsonl' })`. A raw newline cannot occur inside a JSON string (control
+ * characters must be escaped), so every 0x0A byte ends a value: no string tracking is needed.
+ * A trailing CR (CRLF files) is left to the value's own whitespace; blank lines are skipped.
+ * Same surface as {@link JsonArraySplitter}, so the streaming fit drives either.
+ */
+import type { ElementMark, ElementSink, SourcePosition } from './json-array-splitter.js';
+
+/** True when `bytes[from, to)` holds only JSON whitespace (space, tab, CR, LF). */
+function blank(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const b = bytes[i] as number;
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) return false;
+  }
+  return true;
+}
+
+/** Push chunks, get one element per non-blank line; call `end()` after the last chunk. */
+export class JsonLinesSplitter {
+  /** Pieces of a line that began in an earlier chunk. */
+  private pieces: Uint8Array[] = [];
+  /** Global offset of the current line's first byte, and its 1-based number. */
+  private lineOffset = 0;
+  private line = 1;
+  private base = 0;
+  private elemOffset = 0;
+  private elemLine = 1;
+
+  constructor(private readonly onElement: ElementSink) {}
+
+  /** JSON Lines is always a list. */
+  get isArray(): boolean {
+    return true;
+  }
+
+  /** Where the element being handed over starts (a line always starts at column 1). */
+  elementMark(): ElementMark {
+    return { offset: this.elemOffset, line: this.elemLine, lineStart: this.elemOffset, column: 1, byteColumn: false };
+  }
+
+  /** The position of a mark. */
+  positionOf(mark: ElementMark): SourcePosition {
+    return { offset: mark.offset, line: mark.line, column: 1 };
+  }
+
+  /** Scan one chunk. The caller may reuse `chunk`'s memory once this returns. */
+  push(chunk: Uint8Array): void {
+    let start = 0;
+    for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, start)) {
+      if (this.pieces.length > 0) {
+        this.pieces.push(chunk.subarray(start, i));
+        const whole = Buffer.concat(this.pieces);
+        this.pieces = [];
+        this.emit(whole, 0, whole.length);
+      } else {
+        this.emit(chunk, start, i);
+      }
+      this.lineOffset = this.base + i + 1;
+      this.line++;
+      start = i + 1;
+    }
+    // The rest of the chunk begins a line that continues in the next one: keep a copy.
+    if (start < chunk.length) this.pieces.push(chunk.slice(start));
+    this.base += chunk.length;
+  }
+
+  /** The last line may lack its newline. */
+  end(): void {
+    if (this.pieces.length === 0) return;
+    const whole = Buffer.concat(this.pieces);
+    this.pieces = [];
+    this.emit(whole, 0, whole.length);
+  }
+
+  private emit(bytes: Uint8Array, from: number, to: number): void {
+    if (blank(bytes, from, to)) return;
+    this.elemOffset = this.lineOffset;
+    this.elemLine = this.line;
+    this.onElement(bytes, from, to);
+  }
+}
