@@ -13,11 +13,12 @@
  * `dist/` is rebuilt first when any `src/**` file is newer than its compiled output.
  * `BENCH_MB=20 npm run bench -- budget` for a quicker run; `BENCH_RUNS` runs per case (default 2).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ensureFreshDist } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
@@ -32,20 +33,6 @@ interface Sample {
   readonly cpuMs: number;
   readonly rssMB: number;
   readonly note: string;
-}
-
-/** True when some `src/**\/*.ts` is newer than its `dist/**\/*.js` (or that is missing). */
-function distIsStale(dir = join(ROOT, 'src')): boolean {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (distIsStale(path)) return true;
-    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
-      const out = join(DIST, path.slice(join(ROOT, 'src').length).replace(/\.ts$/u, '.js'));
-      if (!existsSync(out) || statSync(out).mtimeMs < statSync(path).mtimeMs) return true;
-    }
-  }
-  return false;
 }
 
 function generate(file: string): number {
@@ -154,10 +141,7 @@ function run(kind: Kind, dir: string, file: string, k: number): Sample {
 }
 
 function main(): void {
-  if (distIsStale()) {
-    console.log('dist/ is stale: building (npx tsc -p tsconfig.build.json) …');
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
-  }
+  ensureFreshDist();
   const dir = mkdtempSync(join(tmpdir(), 'trc-budget-bench-'));
   try {
     writeFileSync(join(dir, 'rss-reporter.mjs'), REPORTER);

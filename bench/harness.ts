@@ -1,7 +1,35 @@
 /**
  * Shared timing for the micro-benchmarks: operations per second with growing batches, and
- * contenders alternated round by round so machine drift hits each of them alike.
+ * contenders alternated round by round so machine drift hits each of them alike; and the
+ * rebuild of `dist/` for benchmarks whose children run the compiled code.
  */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** True when some `src/**\/*.ts` is newer than its `dist/**\/*.js` (or that is missing). */
+function distIsStale(dir = join(ROOT, 'src')): boolean {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (distIsStale(path)) return true;
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+      const out = join(ROOT, 'dist', path.slice(join(ROOT, 'src').length).replace(/\.ts$/u, '.js'));
+      if (!existsSync(out) || statSync(out).mtimeMs < statSync(path).mtimeMs) return true;
+    }
+  }
+  return false;
+}
+
+/** Rebuild `dist/` when a source file is newer than its compiled output (the bench measures `dist/`). */
+export function ensureFreshDist(): void {
+  if (!distIsStale()) return;
+  console.log('dist/ is stale: building (npx tsc -p tsconfig.build.json) …');
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+}
 
 /** Run `fn` for about `ms` and return operations per second. Batches grow so that reading the
  * clock never dominates a fast `fn`, nor overshoots with a slow one. */

@@ -13,32 +13,18 @@
  * table says so. `dist/` is rebuilt first when a `src/**` file is newer than its output.
  * `BENCH_RUNS` load runs per engine (default 3; best time, highest RSS).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { fmt } from './harness.js';
+import { ensureFreshDist, fmt } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
 const ENGINES = { compact: 'o200kCounter', gpt: 'gptTokenizerO200kCounter' } as const;
 type Engine = keyof typeof ENGINES;
-
-/** True when some `src/**\/*.ts` is newer than its `dist/**\/*.js` (or that is missing). */
-function distIsStale(dir = join(ROOT, 'src')): boolean {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (distIsStale(path)) return true;
-    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
-      const out = join(DIST, path.slice(join(ROOT, 'src').length).replace(/\.ts$/u, '.js'));
-      if (!existsSync(out) || statSync(out).mtimeMs < statSync(path).mtimeMs) return true;
-    }
-  }
-  return false;
-}
 
 /** Repeat `text` until it reaches `bytes` UTF-8 bytes. */
 function repeatTo(text: string, bytes: number): string {
@@ -129,10 +115,7 @@ function child<T>(dir: string, kind: keyof typeof script, env: Record<string, st
 }
 
 function main(): void {
-  if (distIsStale()) {
-    console.log('dist/ is stale: building (npx tsc -p tsconfig.build.json) …');
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
-  }
+  ensureFreshDist();
   const dir = mkdtempSync(join(tmpdir(), 'trc-tokenizer-bench-'));
   try {
     writeFileSync(join(dir, 'rss-reporter.mjs'), REPORTER);
