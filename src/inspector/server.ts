@@ -60,10 +60,12 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     if (!url.pathname.startsWith('/api/')) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no such page: ${url.pathname}` } });
     if (!authorized(req)) return sendJson(res, 401, { error: { code: 'UNAUTHORIZED', message: 'missing or wrong token: open the URL the inspector printed' } });
     if (url.pathname === '/api/calls') return listCalls(options.store, url, res);
-    const id = /^\/api\/calls\/([^/]+)$/u.exec(url.pathname)?.[1];
-    if (id !== undefined) {
-      const view = await viewCall(options.store, decodeURIComponent(id));
-      return view === null ? sendJson(res, 404, { error: { code: 'UNKNOWN_CALL', message: `no audit record for call "${decodeURIComponent(id)}"` } }) : sendJson(res, 200, view);
+    const raw = /^\/api\/calls\/([^/]+)$/u.exec(url.pathname)?.[1];
+    if (raw !== undefined) {
+      const id = decodeSegment(raw);
+      if (id === null) return sendJson(res, 400, { error: { code: 'BAD_QUERY', message: 'the call id in the path is not valid percent-encoding' } });
+      const view = await viewCall(options.store, id);
+      return view === null ? sendJson(res, 404, { error: { code: 'UNKNOWN_CALL', message: `no audit record for call "${id}"` } }) : sendJson(res, 200, view);
     }
     return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no such endpoint: ${url.pathname}` } });
   };
@@ -91,6 +93,15 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       server.close(() => resolve());
     }),
   };
+}
+
+/** A percent-decoded path segment, or null when it is malformed (`%E0%A4%A`). */
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }
 
 async function listCalls(store: Store, url: URL, res: ServerResponse): Promise<void> {

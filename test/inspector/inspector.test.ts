@@ -103,6 +103,9 @@ describe('inspector', () => {
     expect(untrusted).toHaveLength(1);
     expect(untrusted[0]).toMatchObject({ text: INJECTION, instructional: true, origin: '/data/reviews/0/text' });
     expect(untrusted[0]?.families.length).toBeGreaterThan(0);
+    const garbled = await getJson('/api/calls/%E0%A4%A');
+    expect(garbled.status).toBe(400);
+    expect(garbled.body['error']).toMatchObject({ code: 'BAD_QUERY' });
     const missing = await getJson('/api/calls/nope');
     expect(missing.status).toBe(404);
     expect(missing.body['error']).toMatchObject({ code: 'UNKNOWN_CALL' });
