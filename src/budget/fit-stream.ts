@@ -12,7 +12,7 @@ import type { FitContext } from './context.js';
 import type { Spool } from './externalize.js';
 import { fitCore } from './fit-core.js';
 import { DEFAULT_HANDLE_TTL_MS } from './handles.js';
-import { JsonArraySplitter, notJson, type ElementMark, type ElementSink, type SourcePosition } from './json-array-splitter.js';
+import { JsonArraySplitter, byteSize, notJson, type ElementMark, type ElementSink, type SourcePosition } from './json-array-splitter.js';
 import { JsonLinesSplitter } from './json-lines-splitter.js';
 import { JsonElementScanner } from './json-element-scanner.js';
 import { findJsonError } from './json-error-position.js';
@@ -150,7 +150,7 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
         // Until the first non-blank byte it is unknown whether this is an array; keep the blanks.
         wholeBytes += chunk.length;
         if (wholeBytes > maxBuffer) {
-          throw new TrcError('STREAM_TOO_LARGE', `input that is not a top-level array is parsed whole, and it exceeds ${maxBuffer} bytes`);
+          throw new TrcError('STREAM_TOO_LARGE', `input that is not a top-level array is parsed whole, and it is larger than ${byteSize(maxBuffer)}, the limit for it`, { data: { limit: maxBuffer } });
         }
         whole.push(chunk.slice()); // a copy: the source may reuse its buffer
       }

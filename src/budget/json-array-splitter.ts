@@ -26,9 +26,12 @@ export function notJson(message: string, at: SourcePosition): never {
   });
 }
 
+/** A byte count as limits are named: `256 MiB`, else bytes. */
+export const byteSize = (n: number): string => (n >= 1 << 20 && n % (1 << 20) === 0 ? `${n / (1 << 20)} MiB` : `${n} bytes`);
+
 /** Refuse an element that outgrows `limit` while it is being collected (it would be held whole). */
 export function elementTooLarge(limit: number, line: number): never {
-  throw new TrcError('STREAM_ELEMENT_TOO_LARGE', `the list element that starts on line ${line} is larger than ${limit} bytes, the limit for one element (each element is held whole)`, {
+  throw new TrcError('STREAM_ELEMENT_TOO_LARGE', `the list element that starts on line ${line} is larger than ${byteSize(limit)}, the limit for one element (each element is held whole)`, {
     data: { line, limit },
   });
 }

@@ -9,7 +9,7 @@ import { InputError, formatBytes } from './input.js';
 /** A line longer than the reader's cap. */
 export class LineTooLongError extends InputError {
   constructor(source: string, readonly line: number, readonly limit: number) {
-    super(`${source}:${line}: the line is longer than ${formatBytes(limit)}, the limit for one line`);
+    super(`${source}:${line}: the line is larger than ${formatBytes(limit)}, the limit for one line`);
   }
 }
 

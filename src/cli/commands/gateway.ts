@@ -1,17 +1,47 @@
 /**
  * `trc gateway [--config FILE] [--http PORT] [--store PATH] -- CMD ARGS...`
  */
+import { readFile, stat } from 'node:fs/promises';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isTrcError } from '../../contract/index.js';
 import { coalesceWrites, flushAudit, loadGatewayConfig, openGatewayStore, serveHttp, startSession, startSweeper, upstreamFromCommand, type GatewayConfig } from '../../gateway/index.js';
 import { parseFlags } from '../flags.js';
 import { describeListenError, parseHost } from '../host.js';
-import { InputError, formatBytes, requireFile } from '../input.js';
+import { InputError, InputTooLargeError, formatBytes, requireFile } from '../input.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 import { capLineLength } from '../line-cap.js';
 
-/** The longest JSON-RPC message (one line) a stdio client may send: 16 MiB. */
-const MAX_STDIO_MESSAGE_BYTES = 16 * 1024 * 1024;
+/**
+ * The longest JSON-RPC message (one line) a stdio client may send: 8 MiB. The MCP SDK's stdio
+ * transport gives up at 10 MiB without a word, so the gateway says it first.
+ */
+const MAX_STDIO_MESSAGE_BYTES = 8 * 1024 * 1024;
+/** The largest configuration file read: 1 MiB, and nesting at most 64 levels deep. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+const MAX_CONFIG_DEPTH = 64;
+
+/**
+ * Refuse a configuration file that is too large or too deeply nested before the YAML parser
+ * sees it (deep flow collections cost it memory far beyond their size). Brackets inside
+ * quotes are not counted.
+ */
+async function checkConfigFile(path: string, shown: string): Promise<void> {
+  const { size } = await stat(path);
+  if (size > MAX_CONFIG_BYTES) throw new InputTooLargeError(`the configuration ${shown}`, MAX_CONFIG_BYTES);
+  const text = await readFile(path, 'utf8');
+  let depth = 0;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== '') {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' || c === '{') {
+      if (++depth > MAX_CONFIG_DEPTH) throw new InputError(`the configuration ${shown} is nested deeper than ${MAX_CONFIG_DEPTH} levels; a gateway configuration never is`);
+    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
+  }
+}
 
 const HELP = `Usage: trc gateway [--config FILE] [--http PORT] [--store PATH] [--name NAME] -- CMD [ARGS...]
 
@@ -34,7 +64,8 @@ Options:
   --config FILE   YAML or JSON configuration: upstreams, per-tool policy (effect,
                   idempotent, reconcile, untrusted_fields, visibility, budget, risk,
                   confirmation_required, timeout_ms). Checked before start; errors name
-                  the path and line in the file. See docs/gateway.md.
+                  the path and line in the file (at most ${formatBytes(MAX_CONFIG_BYTES)}). See
+                  docs/gateway.md.
   --http PORT     serve Streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio
                   (one session and one set of upstream processes per MCP session)
   --host HOST     interface for --http (default 127.0.0.1): an IPv4 or IPv6 address
@@ -99,6 +130,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   let config: GatewayConfig = {};
   if (values.config !== undefined) {
     const configPath = await requireFile(values.config, io);
+    await checkConfigFile(configPath, values.config);
     try {
       config = loadGatewayConfig(configPath);
     } catch (error) {
@@ -156,7 +188,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     let stop = (): void => undefined;
     const input = capLineLength(io.stdin, MAX_STDIO_MESSAGE_BYTES, () => {
       tooLong = true;
-      println(io.stderr, `trc gateway: a message from the client is longer than ${formatBytes(MAX_STDIO_MESSAGE_BYTES)}, the limit for one stdio message; closing the session`);
+      println(io.stderr, `trc gateway: a message from the client is larger than ${formatBytes(MAX_STDIO_MESSAGE_BYTES)}, the limit for one stdio message; the session is closed`);
       stop();
     });
     const session = await startSession(options, new StdioServerTransport(input, io.stdout));
