@@ -166,7 +166,7 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
       splitter.end();
       value = kept;
     }
-    const wrappedEnv = toEnvelope(value, { ...ctx, tool });
+    const wrappedEnv = toEnvelope(value, { ...ctx, tool }, inexact.some((f) => f.pointer === '/data' || f.pointer.startsWith('/data/')));
     const { wrapped } = wrappedEnv;
     const env = inexact.length === 0 ? wrappedEnv.env : { ...wrappedEnv.env, warnings: [...wrappedEnv.env.warnings, ...numberWarnings(inexact, wrapped ? '/data' : '')] };
     if (writer !== null) spool = { commit: () => writer.commit(), abort: () => writer.abort() };

@@ -174,11 +174,13 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
         println(io.stderr, `trc gateway: ${listen ?? (error as Error).message}`);
         return 2;
       }
-      println(io.stderr, `trc gateway: listening on ${gw.url} (store ${path})`);
-      await new Promise<void>((resolve) => {
+      // Listen for the signals before saying where to connect: a client may stop us at once.
+      const stopped = new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
+      println(io.stderr, `trc gateway: listening on ${gw.url} (store ${path})`);
+      await stopped;
       await gw.close();
       return 0;
     }

@@ -57,11 +57,13 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   }
   try {
     const inspector = await startInspector({ store, port, ...(host === undefined ? {} : { host }) });
-    println(io.stdout, `trc inspector for ${path}\nopen ${inspector.url}\n(Ctrl-C to stop)`);
-    await new Promise<void>((done) => {
+    // Listen for the signals before saying where to connect: whoever reads the URL may stop us at once.
+    const stopped = new Promise<void>((done) => {
       process.once('SIGINT', done);
       process.once('SIGTERM', done);
     });
+    println(io.stdout, `trc inspector for ${path}\nopen ${inspector.url}\n(Ctrl-C to stop)`);
+    await stopped;
     await inspector.close();
     return 0;
   } catch (error) {
