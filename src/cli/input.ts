@@ -7,8 +7,12 @@ import { open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CliIO } from './io.js';
 
-/** The most a command holds of one JSON value (a document or one JSON Lines line): 256 MiB. */
-export const MAX_JSON_BYTES = 256 * 1024 * 1024;
+/**
+ * The most the text readers (`trc validate`, `trc scan --jsonl`, `trc cite`) hold of one JSON
+ * value — a document, or one JSON Lines line: 64 MiB. Parsing holds it about four times over
+ * (bytes, text, parsed strings), so this keeps a run near 300 MB at worst.
+ */
+export const MAX_JSON_BYTES = 64 * 1024 * 1024;
 
 /** `n` bytes in binary units, as limits are named in messages (`256 MiB`). */
 export function formatBytes(n: number): string {

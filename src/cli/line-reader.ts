@@ -20,16 +20,18 @@ export interface Line {
 }
 
 /**
- * Yield every line of `chunks`. A line that fits in one chunk is a view of that chunk: use it
- * before asking for the next line. The last line may lack its line break; an empty input has
- * no lines. Throws {@link LineTooLongError} as soon as a line passes `maxLineBytes`.
+ * Yield every line of `chunks`. A line is a view of the chunk it is in, or one buffer joined
+ * once from the chunks it spans (which are kept, not copied, until then: the chunks of a
+ * stream are fresh buffers, never reused). The last line may lack its line break; an empty
+ * input has no lines. Throws {@link LineTooLongError} as soon as a line passes `maxLineBytes`.
  */
 export async function* readLines(chunks: AsyncIterable<Buffer | string>, maxLineBytes: number, source: string): AsyncGenerator<Line> {
   let pieces: Buffer[] = [];
   let pending = 0;
   let number = 0;
   const finish = (tail: Buffer): Buffer => {
-    const whole = pieces.length === 0 ? tail : Buffer.concat([...pieces, tail]);
+    pieces.push(tail);
+    const whole = pieces.length === 1 ? tail : Buffer.concat(pieces, pending + tail.length);
     pieces = [];
     pending = 0;
     return whole.length > 0 && whole[whole.length - 1] === 0x0d ? whole.subarray(0, whole.length - 1) : whole;
@@ -46,8 +48,7 @@ export async function* readLines(chunks: AsyncIterable<Buffer | string>, maxLine
     if (start < chunk.length) {
       pending += chunk.length - start;
       if (pending > maxLineBytes) throw new LineTooLongError(source, number + 1, maxLineBytes);
-      // A copy: the stream may reuse its buffer.
-      pieces.push(Buffer.from(chunk.subarray(start)));
+      pieces.push(chunk.subarray(start));
     }
   }
   if (pending > 0) {

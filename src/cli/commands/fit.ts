@@ -6,7 +6,13 @@ import { fileChunks, fitStream, type Budget } from '../../budget/index.js';
 import type { Envelope } from '../../contract/index.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 import { parseFlags } from '../flags.js';
-import { MAX_JSON_BYTES, formatBytes, requireFile, skipUtf8Bom } from '../input.js';
+import { formatBytes, requireFile, skipUtf8Bom } from '../input.js';
+
+/**
+ * What `trc fit` holds whole (one element or line, or a value that is not a top-level array):
+ * 256 MiB, the library's default — fit is made for large raw results.
+ */
+const MAX_HELD_BYTES = 256 * 1024 * 1024;
 import { openOrCreateStore, storePath } from '../store.js';
 
 const HELP = `Usage: trc fit [FILE|-] [--max-tokens N] [--max-items N] [--max-string N]
@@ -30,7 +36,7 @@ What happens:
 A top-level array is streamed element by element, so files far larger than memory work;
 so is JSON Lines (one value per line, taken as a list): with --jsonl, or a FILE ending in
 .jsonl or .ndjson. Blank lines are skipped, however long. What is held whole — one element,
-one line, or an input that is not a top-level array — may have up to ${formatBytes(MAX_JSON_BYTES)}.
+one line, or an input that is not a top-level array — may have up to ${formatBytes(MAX_HELD_BYTES)}.
 Nothing is stored when the input already fits or is not valid JSON.
 
 The input must be UTF-8 (a byte order mark is skipped, and not stored); UTF-16 is refused.
@@ -184,7 +190,7 @@ export const command: Command = {
       // fileChunks reuses one buffer; a read stream leaves ~35 MB of dead buffers for the GC on 100 MB.
       const source = withoutUtf8Bom(file === '-' ? (io.stdin as AsyncIterable<Uint8Array>) : fileChunks(filePath), file === '-' ? '<stdin>' : file);
       const env = await fitStream(source, budget, {
-        store, principal, tool: values.tool ?? 'cli', onProgress: (n) => bar.update(n), maxBufferBytes: MAX_JSON_BYTES,
+        store, principal, tool: values.tool ?? 'cli', onProgress: (n) => bar.update(n), maxBufferBytes: MAX_HELD_BYTES,
         ...(values.jsonl || /\.(jsonl|ndjson)$/iu.test(file) ? { format: 'jsonl' as const } : {}),
       });
       bar.done();

@@ -6,7 +6,7 @@ import { NUMBER_KEPT_AS_TEXT, describeInexact, escapePointerToken, findInexactNu
 import { detectInstructions, type Detection } from '../../trust/index.js';
 import { type Command, UsageError, println } from '../io.js';
 import { parseFlags } from '../flags.js';
-import { InputError, MAX_JSON_BYTES, byteOrderMark, firstInvalidUtf8, openInput, skipUtf8Bom, type OpenedInput } from '../input.js';
+import { InputError, MAX_JSON_BYTES, byteOrderMark, firstInvalidUtf8, formatBytes, openInput, skipUtf8Bom, type OpenedInput } from '../input.js';
 import { readLines } from '../line-reader.js';
 import { WindowedScan } from '../windowed-scan.js';
 
@@ -37,7 +37,7 @@ Input (FILE, or stdin when FILE is "-" or absent):
              so memory stays flat; a weak rule then pairs only with one in its window.
   --jsonl    one JSON object per line with a "text" field (blank lines skipped); other
              fields pass through as "id" (if present) and feed --by. A line may hold up to
-             256 MiB. A number in "id" or the --by field that a double cannot hold keeps
+             ${formatBytes(MAX_JSON_BYTES)}. A number in "id" or the --by field that a double cannot hold keeps
              its exact digits, as a string, with a NUMBER_KEPT_AS_TEXT warning.
 
 Output: one JSON verdict per input, per line:
@@ -56,7 +56,7 @@ Exit codes:
   0  no input was flagged
   1  at least one input is instruction-like
   2  usage error, unreadable input, a JSONL line that is not JSON, not UTF-8, without the
-     text field or longer than 256 MiB
+     text field or larger than ${formatBytes(MAX_JSON_BYTES)}
 
 Examples:
   trc scan page.txt
