@@ -20,23 +20,25 @@ export function cpuMs(fn: () => unknown, runs = 3): number {
 }
 
 /**
- * How much more CPU `work` takes on an input of size `large` than on one of size `small`,
- * best of `runs` each, on a fresh input per run (`make` is not timed, and no engine cache
- * sees the same string twice). The small size is warmed up first and counted as at least
+ * How much more CPU `work` takes on an input of size `large` than on one of size `small`:
+ * the best of `runs` each, the two sizes taken in turn (so a change of load on the machine
+ * hits both alike), a fresh input per run (`make` is not timed, and no engine cache sees the
+ * same string twice). Both sizes are warmed up first; the small one counts as at least
  * 0.5 ms, so timer granularity on a tiny input cannot blow the ratio up.
  * @example expect(growth((n) => 'a'.repeat(n), detect, 100_000, 1_000_000)).toBeLessThan(LINEAR_BOUND_10X)
  */
 export function growth<T>(make: (n: number) => T, work: (input: T) => unknown, small: number, large: number, runs = 3): number {
   work(make(small));
-  const best = (n: number) => {
-    let b = Infinity;
-    for (let i = 0; i < runs; i++) {
-      const input = make(n);
-      b = Math.min(b, cpuOnce(() => work(input)));
-    }
-    return b;
-  };
-  return best(large) / Math.max(0.5, best(small));
+  work(make(large));
+  let bestSmall = Infinity;
+  let bestLarge = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const s = make(small);
+    bestSmall = Math.min(bestSmall, cpuOnce(() => work(s)));
+    const l = make(large);
+    bestLarge = Math.min(bestLarge, cpuOnce(() => work(l)));
+  }
+  return bestLarge / Math.max(0.5, bestSmall);
 }
 
 /** The bound for 10x the input: far above linear (10x), far below quadratic (100x). */
