@@ -18,9 +18,11 @@ const HEADER = (what: string) =>
 
 /** The Ajv standalone module: `full` and `minimal` validate functions, ESM, for Node ≥ 20. */
 function validatorsSource(full: Record<string, unknown>, minimal: Record<string, unknown>): string {
-  // Same options as createAjv2020(), plus code generation. Formats come from ajv-formats,
-  // so the generated code requires `ajv-formats/dist/formats` and Ajv's small runtime helpers.
-  const ajv = addFormats(new Ajv2020({ ...AJV_2020_OPTIONS, code: { source: true, esm: true } }));
+  // Same options as createAjv2020(), plus code generation and `useDefaults`: a list whose
+  // absence means none (`default: []`) is filled in, so readers past validate() find it.
+  // Formats come from ajv-formats, so the generated code requires `ajv-formats/dist/formats`
+  // and Ajv's small runtime helpers.
+  const ajv = addFormats(new Ajv2020({ ...AJV_2020_OPTIONS, useDefaults: true, code: { source: true, esm: true } }));
   ajv.addSchema(full).addSchema(minimal);
   const code = standaloneCode(ajv, { full: String(full['$id']), minimal: String(minimal['$id']) });
   // Minified because loading it is most of what the contract costs: ~0.9 MB less peak RSS for

@@ -5,14 +5,14 @@
  * scanned for counts and column statistics, never turned into objects.
  */
 import { isUtf8 } from 'node:buffer';
-import { TrcError, type Envelope } from '../contract/index.js';
+import { NUMBER_KEPT_AS_TEXT, TrcError, describeInexact, findInexactNumbers, keepExactDigits, type Envelope, type InexactNumber, type Warning } from '../contract/index.js';
 import type { ResourceWriter } from '../store/types.js';
 import { resolveBudget, type Budget } from './budget.js';
 import type { FitContext } from './context.js';
 import type { Spool } from './externalize.js';
 import { fitCore } from './fit-core.js';
 import { DEFAULT_HANDLE_TTL_MS } from './handles.js';
-import { JsonArraySplitter, notJson, type ElementMark, type ElementSink, type SourcePosition } from './json-array-splitter.js';
+import { JsonArraySplitter, byteSize, notJson, type ElementMark, type ElementSink, type SourcePosition } from './json-array-splitter.js';
 import { JsonLinesSplitter } from './json-lines-splitter.js';
 import { JsonElementScanner } from './json-element-scanner.js';
 import { findJsonError } from './json-error-position.js';
@@ -46,13 +46,21 @@ const encoder = new TextEncoder();
 const text = (bytes: Uint8Array, from: number, to: number): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString('utf8');
 
-/** Parse one element (or a whole document), or throw `INPUT_NOT_JSON` with line and column. */
-function parseAt(bytes: Uint8Array, from: number, to: number, where: () => SourcePosition): unknown {
+/**
+ * Parse one element (or a whole document), or throw `INPUT_NOT_JSON` with line and column.
+ * Numbers a double cannot hold keep their exact digits as strings and are passed to `inexact`.
+ */
+function parseAt(bytes: Uint8Array, from: number, to: number, where: () => SourcePosition, inexact?: (found: InexactNumber[]) => void): unknown {
   if (!isUtf8(bytes.subarray(from, to))) notJson('invalid UTF-8', where());
   const source = text(bytes, from, to);
   try {
-    return JSON.parse(source);
-  } catch {
+    const value: unknown = JSON.parse(source);
+    const found = findInexactNumbers(source);
+    if (found.length === 0) return value;
+    inexact?.(found);
+    return keepExactDigits(value, found);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     const e = findJsonError(source) ?? { offset: 0, line: 1, column: 1, message: 'invalid JSON' };
     const at = where();
     const sameLine = e.line === 1;
@@ -63,6 +71,17 @@ function parseAt(bytes: Uint8Array, from: number, to: number, where: () => Sourc
       ...(sameLine && at.columnUnit !== undefined ? { columnUnit: at.columnUnit } : {}),
     });
   }
+}
+
+/** Warnings listed one by one before the rest are counted in one more. */
+const LISTED_NUMBER_WARNINGS = 20;
+
+/** One warning per number kept as its exact digits (the first 20, then a count). */
+function numberWarnings(found: readonly InexactNumber[], base: string): Warning[] {
+  const out: Warning[] = found.slice(0, LISTED_NUMBER_WARNINGS).map((f) => ({ code: NUMBER_KEPT_AS_TEXT, message: describeInexact(f), pointer: base + f.pointer }));
+  const more = found.length - LISTED_NUMBER_WARNINGS;
+  if (more > 0) out.push({ code: NUMBER_KEPT_AS_TEXT, message: `${more} more number(s) a double cannot hold were kept as their exact digits (strings)` });
+  return out;
 }
 
 /**
@@ -85,6 +104,11 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
   const keepBytes = Math.max(resolved.maxBytes, resolved.maxTokens * 16) * 2;
 
   const jsonl = ctx.format === 'jsonl';
+  // Numbers kept as their exact digits, with pointers into the value read (see parseAt).
+  const inexact: InexactNumber[] = [];
+  const under = (prefix: string) => (found: InexactNumber[]) => {
+    for (const f of found) inexact.push({ ...f, pointer: prefix + f.pointer });
+  };
   const writer: ResourceWriter | null = ctx.store === undefined ? null : await ctx.store.createResource({ principal, tool, mimeType: jsonl ? 'application/jsonl' : 'application/json', expiresAt });
   const kept: unknown[] = [];
   let keptBytes = 0;
@@ -95,7 +119,7 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
     total++;
     if (kept.length < resolved.maxItems && (keptBytes < keepBytes || kept.length === 0)) {
       const mark = splitter.elementMark();
-      kept.push(parseAt(bytes, from, to, () => splitter.positionOf(mark)));
+      kept.push(parseAt(bytes, from, to, () => splitter.positionOf(mark), under(`/${kept.length}`)));
       keptBytes += to - from;
       return;
     }
@@ -108,7 +132,8 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
     const mark = splitter.elementMark();
     omitted.add(parseAt(bytes, from, to, () => splitter.positionOf(mark)));
   };
-  const splitter: StreamSplitter = jsonl ? new JsonLinesSplitter(onElement) : new JsonArraySplitter(onElement);
+  // Each element is held whole while it is split off, so it gets the same cap as a document.
+  const splitter: StreamSplitter = jsonl ? new JsonLinesSplitter(onElement, maxBuffer) : new JsonArraySplitter(onElement, maxBuffer);
 
   let whole: Uint8Array[] = [];
   let wholeBytes = 0;
@@ -125,7 +150,7 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
         // Until the first non-blank byte it is unknown whether this is an array; keep the blanks.
         wholeBytes += chunk.length;
         if (wholeBytes > maxBuffer) {
-          throw new TrcError('STREAM_TOO_LARGE', `input that is not a top-level array is parsed whole, and it exceeds ${maxBuffer} bytes`);
+          throw new TrcError('STREAM_TOO_LARGE', `input that is not a top-level array is parsed whole, and it is larger than ${byteSize(maxBuffer)}, the limit for it`, { data: { limit: maxBuffer } });
         }
         whole.push(chunk.slice()); // a copy: the source may reuse its buffer
       }
@@ -136,12 +161,14 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
     if (splitter.isArray === false) {
       const all = Buffer.concat(whole);
       whole = [];
-      value = parseAt(all, 0, all.length, () => start);
+      value = parseAt(all, 0, all.length, () => start, under(''));
     } else {
       splitter.end();
       value = kept;
     }
-    const { env, wrapped } = toEnvelope(value, { ...ctx, tool });
+    const wrappedEnv = toEnvelope(value, { ...ctx, tool }, inexact.some((f) => f.pointer === '/data' || f.pointer.startsWith('/data/')));
+    const { wrapped } = wrappedEnv;
+    const env = inexact.length === 0 ? wrappedEnv.env : { ...wrappedEnv.env, warnings: [...wrappedEnv.env.warnings, ...numberWarnings(inexact, wrapped ? '/data' : '')] };
     if (writer !== null) spool = { commit: () => writer.commit(), abort: () => writer.abort() };
     const root = splitter.isArray === true ? { total, omitted } : undefined;
     return await fitCore({ env, wrapped, spool, ...(root === undefined ? {} : { root }) }, resolved, { ...ctx, tool, principal });

@@ -26,6 +26,16 @@ export function notJson(message: string, at: SourcePosition): never {
   });
 }
 
+/** A byte count as limits are named: `256 MiB`, else bytes. */
+export const byteSize = (n: number): string => (n >= 1 << 20 && n % (1 << 20) === 0 ? `${n / (1 << 20)} MiB` : `${n} bytes`);
+
+/** Refuse an element that outgrows `limit` while it is being collected (it would be held whole). */
+export function elementTooLarge(limit: number, line: number): never {
+  throw new TrcError('STREAM_ELEMENT_TOO_LARGE', `the list element that starts on line ${line} is larger than ${byteSize(limit)}, the limit for one element (each element is held whole)`, {
+    data: { line, limit },
+  });
+}
+
 /** Code points in `bytes[from, to)` (UTF-8: every byte that is not a continuation byte). */
 function codePointsIn(bytes: Uint8Array, from: number, to: number): number {
   let n = 0;
@@ -64,6 +74,7 @@ export class JsonArraySplitter {
   private inString = false;
   private escaped = false;
   private pieces: Uint8Array[] = [];
+  private piecesBytes = 0;
   /** Global offset of the current chunk's first byte. */
   private base = 0;
   private line = 1;
@@ -78,7 +89,11 @@ export class JsonArraySplitter {
   /** Position of the current element's first byte, resolved while its first chunk was current. */
   private elemColumn: { column: number; columnUnit?: 'byte' } | null = null;
 
-  constructor(private readonly onElement: ElementSink) {}
+  /** `maxElementBytes`: refuse (STREAM_ELEMENT_TOO_LARGE) an element larger than this. */
+  constructor(
+    private readonly onElement: ElementSink,
+    private readonly maxElementBytes = Infinity,
+  ) {}
 
   /** undefined until the first non-blank byte; then whether the input is a top-level array. */
   get isArray(): boolean | undefined {
@@ -186,6 +201,8 @@ export class JsonArraySplitter {
     if (mode === ELEMENT) {
       // The element continues in the next chunk: resolve its column while its bytes are here.
       if (this.pieces.length === 0) this.elemColumn = this.columnAt(this.elemOffset, this.elemLineStart);
+      this.piecesBytes += n - elemStart;
+      if (this.piecesBytes > this.maxElementBytes) elementTooLarge(this.maxElementBytes, this.elemLine);
       // A copy: the caller may reuse its buffer for the next chunk (see fileChunks).
       this.pieces.push(chunk.slice(elemStart));
     }
@@ -221,9 +238,11 @@ export class JsonArraySplitter {
       this.onElement(chunk, from, to);
       return;
     }
+    if (this.piecesBytes + to > this.maxElementBytes) elementTooLarge(this.maxElementBytes, this.elemLine);
     this.pieces.push(chunk.subarray(0, to));
     const joined = Buffer.concat(this.pieces);
     this.pieces = [];
+    this.piecesBytes = 0;
     this.onElement(joined, 0, joined.length);
   }
 }

@@ -272,8 +272,13 @@ export class JsonElementScanner implements ScannedElement {
     }
     if (slot !== -1) {
       const v = jsonNumberValue(bytes, start, i, negative, mantissa, digits, exponent);
-      if (slot === -2) this.number = v;
-      else this.keyNumber[slot] = v;
+      if (slot === -2) {
+        this.number = v;
+        // A number a double cannot hold is read as its exact digits (a string), as parsing does.
+        if (Number.isNaN(v)) this.type = 'string';
+      } else {
+        this.keyNumber[slot] = v;
+      }
     }
     return i;
   }

@@ -3,6 +3,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { TrcError } from '../contract/trc-error.js';
+import { InputError } from './input.js';
 import { type CliIO, UsageError, println } from './io.js';
 import { COMMANDS } from './registry.js';
 
@@ -59,11 +60,25 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       println(io.stderr, `trc ${name}: ${error.message}\nRun "trc ${name} --help" for usage.`);
       return 2;
     }
+    if (error instanceof InputError) {
+      println(io.stderr, `trc ${name}: ${error.message}`);
+      return 2;
+    }
     if (error instanceof TrcError) {
       println(io.stderr, `trc ${name}: ${error.code}: ${error.message}`);
       return 2;
     }
-    println(io.stderr, `trc ${name}: internal error: ${(error as Error).stack ?? String(error)}`);
+    println(io.stderr, `trc ${name}: ${internalError(error)}`);
+    if (io.env['TRC_DEBUG'] !== undefined && io.env['TRC_DEBUG'] !== '') println(io.stderr, (error as Error).stack ?? String(error));
     return 2;
   }
+}
+
+/** One line for an error no command expected; the stack only with TRC_DEBUG set. */
+function internalError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // What V8 throws when input outgrows the stack or the heap's string limit.
+  if (error instanceof RangeError && /call stack/u.test(message)) return 'the input is nested too deeply to process (the call stack ran out)';
+  if (error instanceof RangeError && /string length/u.test(message)) return 'the input is too large to hold as one string (V8 allows ~512 MiB)';
+  return `internal error: ${message.split('\n')[0] ?? ''} (set TRC_DEBUG=1 for the stack trace)`;
 }

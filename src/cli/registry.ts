@@ -8,6 +8,7 @@ export const COMMANDS: readonly { name: string; summary: string; load: () => Pro
   { name: 'validate', summary: 'check envelopes (a file or a JSONL stream) against the contract', load: () => import('./commands/validate.js') },
   { name: 'schema', summary: 'print the envelope JSON Schema (draft 2020-12)', load: () => import('./commands/schema.js') },
   { name: 'fit', summary: 'fit a tool result to a size budget, storing the full raw result', load: () => import('./commands/fit.js') },
+  { name: 'page', summary: 'read the next page of a fitted list by its cursor (re-authorized)', load: () => import('./commands/page.js') },
   { name: 'resource', summary: 'read a stored raw result by its handle (re-authorized)', load: () => import('./commands/resource.js') },
   { name: 'sweep', summary: 'delete expired handles and stored results from the store', load: () => import('./commands/sweep.js') },
   { name: 'scan', summary: 'detect instruction-like text (prompt injection) in untrusted text', load: () => import('./commands/scan.js') },

@@ -33,6 +33,8 @@ export const RULES = {
   E1_DUPLICATE_EVIDENCE_ID: 'E1.duplicate-evidence-id',
   E2_UNRESOLVED_SUPPORT: 'E2.unresolved-support',
   T1_DUPLICATE_CONTENT_ID: 'T1.duplicate-content-id',
+  /** Found by the readers of JSON text (`trc validate`, `trc cite`), not by `validate()`. */
+  JSON_NUMBER_NOT_EXACT: 'JSON.number-not-exact',
 } as const;
 
 /** A stable rule id (see {@link RULES}). */

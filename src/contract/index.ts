@@ -11,6 +11,7 @@ export { CONTRACT_VERSION, STATUSES, COMPLETENESS_STATES, ERROR_CATEGORIES, ERRO
 export type { Status, CompletenessState, ErrorCategory, ErrorAction, KnownSourceType, MemorySource } from './taxonomy.js';
 export type {
   Envelope,
+  EnvelopeDocument,
   MinimalEnvelope,
   CallInfo,
   ErrorInfo,
@@ -36,6 +37,8 @@ export type {
 } from './types.js';
 export { envelopeJsonSchema, minimalJsonSchema, schemaDocuments } from './schema-json.js';
 export { validate, isEnvelope } from './validate.js';
+export { validateText, validateKeptDigits } from './validate-text.js';
+export type { TextValidation } from './validate-text.js';
 export type { Profile } from './validate.js';
 export { RULES } from './findings.js';
 export type { Finding, RuleId, Severity, ValidationResult } from './findings.js';
@@ -50,6 +53,8 @@ export { classifyError, COMMIT_STATUS_UNKNOWN } from './classify.js';
 export { parseRetryAfter } from './classify-http.js';
 export type { ClassifiedError, ClassifyOptions, ClassifiableFailure, ErrorKind, HttpFailure, JsonRpcFailure } from './classify-types.js';
 export { parseJson, lineAndColumn } from './parse-json.js';
+export { findInexactNumbers, isExactNumber, keepExactDigits, describeInexact, numberFindings, NUMBER_KEPT_AS_TEXT } from './exact-numbers.js';
+export type { InexactNumber } from './exact-numbers.js';
 export type { ParseJsonResult } from './parse-json.js';
 export { checkStrictSchema, STRICT_RULES } from './strict-schema.js';
 export type { StrictRule, StrictSchemaFinding } from './strict-schema.js';

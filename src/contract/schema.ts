@@ -35,6 +35,13 @@ const Pointer = Type.String({
   description: 'RFC 6901 JSON Pointer into the envelope',
 });
 const NonEmpty = Type.String({ minLength: 1 });
+/**
+ * A list whose absence means "none" (lenient on form): `default: []` says so to every JSON
+ * Schema reader, and the generated validators fill it in (Ajv `useDefaults`), so code past
+ * `validate()` always finds the array.
+ */
+const NoneIfAbsent = <T extends TSchema>(item: T, description: string) =>
+  Type.Optional(Type.Array(item, { default: [], description }));
 const Count = Type.Integer({ minimum: 0 });
 
 export const StatusSchema = literalUnion(STATUSES, 'Execution status of the call (not a business status).');
@@ -356,14 +363,14 @@ export const EnvelopeSchema = Type.Object(
     error: Type.Optional(Nullable(ErrorSchema)),
     completeness: Type.Optional(CompletenessSchema),
     provenance: Type.Optional(ProvenanceSchema),
-    evidence: Type.Optional(Type.Array(EvidenceSchema)),
-    untrusted_content: Type.Optional(Type.Array(UntrustedContentSchema)),
+    evidence: Type.Optional(Type.Array(EvidenceSchema, { description: 'absent means none' })),
+    untrusted_content: Type.Optional(Type.Array(UntrustedContentSchema, { description: 'absent means none' })),
     presentation: Type.Optional(PresentationSchema),
     side_effect: SideEffectSchema,
     reconciliation: Type.Optional(Nullable(ReconciliationSchema)),
-    warnings: Type.Array(WarningSchema),
+    warnings: NoneIfAbsent(WarningSchema, 'S8 — non-blocking risks that change interpretation; absent means none'),
     result_digest: Type.Optional(Type.String({ pattern: '^sha256:[0-9a-f]{64}$' })),
-    conflicts: Type.Optional(Type.Array(ConflictSchema)),
+    conflicts: Type.Optional(Type.Array(ConflictSchema, { description: 'absent means none' })),
     calculation: Type.Optional(CalculationSchema),
     summary: Type.Optional(SummarySchema),
     resources: Type.Optional(Type.Array(ResourceRefSchema)),
@@ -406,15 +413,16 @@ export const MinimalEnvelopeSchema = Type.Object(
       },
       { additionalProperties: true },
     ),
-    evidence: Type.Array(EvidenceSchema),
-    untrusted_content: Type.Array(
+    evidence: NoneIfAbsent(EvidenceSchema, 'absent means none'),
+    untrusted_content: NoneIfAbsent(
       Type.Object(
         { content_id: NonEmpty, text: Type.String(), source: Type.Union([Type.String(), SourceRefSchema]) },
         { additionalProperties: true },
       ),
+      'absent means none',
     ),
     side_effect: Type.Object({ occurred: Type.Boolean(), operation: NonEmpty }, { additionalProperties: true }),
-    warnings: Type.Array(WarningSchema),
+    warnings: NoneIfAbsent(WarningSchema, 'absent means none'),
   },
   {
     $id: 'https://tool-result-contract.dev/schema/agent.tool.result.minimal.v1.json',

@@ -27,9 +27,17 @@ import type {
   WarningSchema,
 } from './schema.js';
 
-/** A full `agent.tool.result.v1` envelope. */
-export type Envelope = Static<typeof EnvelopeSchema>;
-/** An envelope in the minimal profile (S11). */
+/**
+ * A full `agent.tool.result.v1` envelope as a JSON document may carry it: lists whose absence
+ * means none (`warnings`) may be absent.
+ */
+export type EnvelopeDocument = Static<typeof EnvelopeSchema>;
+/**
+ * A full `agent.tool.result.v1` envelope, as the builders make it and as `validate()` leaves a
+ * valid document (it fills an absent `warnings` with `[]`).
+ */
+export type Envelope = EnvelopeDocument & Required<Pick<EnvelopeDocument, 'warnings'>>;
+/** An envelope in the minimal profile (S11), as a document may carry it. */
 export type MinimalEnvelope = Static<typeof MinimalEnvelopeSchema>;
 export type CallInfo = Static<typeof CallSchema>;
 export type ErrorInfo = Static<typeof ErrorSchema>;

@@ -23,6 +23,11 @@ const checks: Readonly<Record<Profile, SchemaCheck>> = { full: full as SchemaChe
  * Validate an envelope: the JSON Schema first, then (if the shape is right) every semantic
  * invariant. Never throws, whatever the input. `checkDigest: false` skips re-digesting `data` (S9)
  * for callers that just computed `result_digest` from that very data.
+ *
+ * Strict on meaning, lenient on form: a list whose absence means none (`warnings`; in the
+ * minimal profile also `evidence` and `untrusted_content`) may be absent, and is filled in with
+ * `[]` on the object given (the schema's `default`), so a valid result is an {@link Envelope}.
+ * A frozen object is checked as a shallow copy instead, and is left as it is.
  * @example
  * const r = validate(JSON.parse(text));
  * if (!r.valid) for (const f of r.findings) console.log(f.rule, f.pointer, f.message);
@@ -30,6 +35,10 @@ const checks: Readonly<Record<Profile, SchemaCheck>> = { full: full as SchemaChe
 export function validate(envelope: unknown, options: { profile?: Profile; checkDigest?: boolean } = {}): ValidationResult {
   const profile = options.profile ?? 'full';
   const check = checks[profile];
+  // Filling in a default needs a writable object; a frozen one is checked as a copy.
+  if (typeof envelope === 'object' && envelope !== null && !Array.isArray(envelope) && !Object.isExtensible(envelope)) {
+    envelope = { ...envelope };
+  }
   let schemaOk: boolean;
   try {
     schemaOk = check(envelope);

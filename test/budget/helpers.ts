@@ -2,6 +2,7 @@
  * Domain helpers of the budget tests: read a stored resource back, walk JSON trees.
  */
 import { openResource } from '../../src/budget/index.js';
+import { findInexactNumbers, keepExactDigits } from '../../src/contract/index.js';
 import type { Store } from '../../src/store/types.js';
 
 /** The bytes of a stored resource, read through its (re-authorized) handle. */
@@ -35,4 +36,12 @@ export async function* chunked(bytes: Uint8Array, cuts: readonly number[]): Asyn
     from = cut;
   }
   yield bytes.subarray(from);
+}
+
+/**
+ * `JSON.parse` as the budget's text readers do it: a number a double cannot hold keeps its
+ * exact digits, as a string (see docs/contract.md, "Numbers").
+ */
+export function parseExact(text: string): unknown {
+  return keepExactDigits(JSON.parse(text), findInexactNumbers(text));
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { objectShape, ShapeCache, ShapeMemo, shapeHash } from '../../src/budget/json-element-shape.js';
 import { JsonElementScanner } from '../../src/budget/json-element-scanner.js';
 import { objectRows } from './json-element-arbitraries.js';
+import { parseExact } from './helpers.js';
 
 const RUNS = Number(process.env['FC_RUNS'] ?? 300);
 
@@ -23,7 +24,7 @@ describe('objectShape', () => {
     fc.assert(
       fc.property(objectRows, (rows) => {
         for (const row of rows) {
-          const parsed = JSON.parse(row) as Record<string, unknown>;
+          const parsed = parseExact(row) as Record<string, unknown>;
           const e = scanned(row);
           const shape = objectShape(e);
           expect(shape.keys).toEqual(Object.keys(parsed));

@@ -3,23 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
-import { main } from '../../src/cli/main.js';
-import { runCli } from '../helpers/cli.js';
-
-/** Run `trc` in this process (the same `main()` the binary calls), for the many-fixture loop. */
-async function runInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (b: Buffer) => out.push(b));
-  stderr.on('data', (b: Buffer) => err.push(b));
-  const stdin = new PassThrough();
-  stdin.end();
-  const code = await main(args, { stdin, stdout, stderr, env: {}, cwd: process.cwd(), isTTY: false });
-  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
-}
+import { runCli, runInProcess } from '../helpers/cli.js';
 
 const INVALID = fileURLToPath(new URL('../contract/fixtures/invalid/', import.meta.url));
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));

@@ -1,8 +1,11 @@
 /**
- * Run the `trc` CLI in a child process from the TypeScript sources (no build needed).
+ * Run the `trc` CLI in a child process from the TypeScript sources (no build needed), or in
+ * this process through the same `main()` the binary calls.
  */
 import { spawn } from 'node:child_process';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.js';
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
 
@@ -34,4 +37,18 @@ export function runCli(args: readonly string[], options: { input?: string | Buff
     child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
+}
+
+/** Run `trc` in this process (the same `main()` the binary calls): fast, for many runs. */
+export async function runInProcess(args: readonly string[], options: { input?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (b: Buffer) => out.push(b));
+  stderr.on('data', (b: Buffer) => err.push(b));
+  const stdin = new PassThrough();
+  stdin.end(options.input ?? '');
+  const code = await main(args, { stdin, stdout, stderr, env: options.env ?? {}, cwd: options.cwd ?? process.cwd(), isTTY: false });
+  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
 }

@@ -147,9 +147,8 @@ describe('sqlite store on disk', () => {
     const locker = new Database(path);
     locker.exec('BEGIN EXCLUSIVE');
     try {
-      const started = Date.now();
+      // With a 100 ms busy timeout the call fails with its code; a hang would end in the test's timeout.
       await expectCode(store.ledgerBegin({ key: 'k', tool: 't', principal: 'p', argsDigest: 'd', callId: 'c', now: '2026-01-01T00:00:00.000Z' }), STORE_ERROR_CODES.backend);
-      expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       locker.exec('ROLLBACK');
       locker.close();

@@ -1,65 +1,44 @@
 import { describe, expect, it } from 'vitest';
 import { detectInstructions, findSecrets } from '../../src/trust/index.js';
+import { LINEAR_BOUND_10X, growth } from '../helpers/cpu-time.js';
 
 const MB = 1 << 20;
-const fill = (unit: string): string => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB);
+/** `unit` repeated to `size` characters, as a fresh flat string. */
+const fill = (unit: string, size: number): string => (unit.repeat(Math.ceil(size / unit.length)) + ' ').slice(0, size);
 
 // Long runs of near-matches for every rule kind: phrases, markers, links, encodings, Unicode.
 const ADVERSARIAL: Record<string, string> = {
-  'phrase prefixes': fill('ignore all previous '),
-  'repeated trigger words': fill('ignore ignore your your add '),
-  'special-token openers': fill('<|system'),
-  'bracket openers': fill('[inst<<sys'),
-  'markdown link openers': fill('![a]('),
-  'image links without end': fill('![a](http://x?'),
-  'role labels': fill('assistant:user:'),
-  'label-like runs': fill('aaaaaaaaaaaaaaaaaaaaaaa:'),
-  'hash headers': fill('## system'),
-  'base64 of instructions': fill('aWdub3JlIGFsbCBwcmV2aW91cyBpbnN0cnVjdGlvbnM '),
-  'one long base64 run': fill('QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo'),
-  'hex': fill('69676e6f726520616c6c20'),
-  'zero-width splits': fill('a\u200b'),
-  'tag characters': fill('\u{E0069}'),
-  'json keys': fill('"name" "arguments" '),
-  'url placeholders': fill('https://x/?a={'),
-  'img tags': fill('<img src=http://x?a=1 '),
-  'homoglyphs': fill('аеосрху'),
-  'typo candidates': fill('iunstructionsx '),
-  'single letter': fill('a'),
+  'phrase prefixes': 'ignore all previous ',
+  'repeated trigger words': 'ignore ignore your your add ',
+  'special-token openers': '<|system',
+  'bracket openers': '[inst<<sys',
+  'markdown link openers': '![a](',
+  'image links without end': '![a](http://x?',
+  'role labels': 'assistant:user:',
+  'label-like runs': 'aaaaaaaaaaaaaaaaaaaaaaa:',
+  'hash headers': '## system',
+  'base64 of instructions': 'aWdub3JlIGFsbCBwcmV2aW91cyBpbnN0cnVjdGlvbnM ',
+  'one long base64 run': 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo',
+  'hex': '69676e6f726520616c6c20',
+  'zero-width splits': 'a\u200b',
+  'tag characters': '\u{E0069}',
+  'json keys': '"name" "arguments" ',
+  'url placeholders': 'https://x/?a={',
+  'img tags': '<img src=http://x?a=1 ',
+  'homoglyphs': 'аеосрху',
+  'typo candidates': 'iunstructionsx ',
+  'single letter': 'a',
 };
 
-/**
- * Best CPU time (ms) of `runs` calls. CPU time, not wall time: CI machines run other jobs, and
- * waiting for a core says nothing about the algorithm.
- */
-function bestOf(runs: number, f: () => void): number {
-  let best = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const t = process.cpuUsage();
-    f();
-    const d = process.cpuUsage(t);
-    best = Math.min(best, (d.user + d.system) / 1000);
-  }
-  return best;
-}
-
+// CPU time of 1 MB against 100 kB of the same text, best of five: linear work stays near 10x,
+// a backtracking (quadratic) pattern near 100x. Absolute speed is in `npm run bench -- trust`.
 describe('linear time on adversarial input', () => {
-  it.each(Object.entries(ADVERSARIAL))('scans 1 MB of %s in under 100 ms', (_name, text) => {
-    expect(text.length).toBe(MB);
-    detectInstructions(text.slice(0, 4096)); // warm up the JIT
-    expect(bestOf(5, () => detectInstructions(text))).toBeLessThan(100);
+  it.each(Object.entries(ADVERSARIAL))('scans %s in time that grows linearly (1 MB vs 100 kB)', (_name, unit) => {
+    expect(fill(unit, MB)).toHaveLength(MB);
+    expect(growth((n) => fill(unit, n), detectInstructions, MB / 10, MB, 5)).toBeLessThan(LINEAR_BOUND_10X);
   });
 
-  it('grows linearly: 8x the input costs well under 64x the time', () => {
-    const small = ADVERSARIAL['image links without end']?.slice(0, MB / 8) ?? '';
-    const large = ADVERSARIAL['image links without end'] ?? '';
-    detectInstructions(small);
-    const ratio = bestOf(3, () => detectInstructions(large)) / Math.max(0.5, bestOf(3, () => detectInstructions(small)));
-    expect(ratio).toBeLessThan(20);
-  });
-
-  it('finds secrets in 1 MB of near-miss key material in under 100 ms', () => {
-    const text = fill('sk-ant- eyJhbGciOi.eyJ ghp_ AKIA -----BEGIN ');
-    expect(bestOf(5, () => findSecrets(text))).toBeLessThan(100);
+  it('finds secrets in near-miss key material in time that grows linearly (1 MB vs 100 kB)', () => {
+    expect(growth((n) => fill('sk-ant- eyJhbGciOi.eyJ ghp_ AKIA -----BEGIN ', n), findSecrets, MB / 10, MB)).toBeLessThan(LINEAR_BOUND_10X);
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/cli.js';
-import { CORPUS_DIR } from './corpus.js';
 
 const samples = fileURLToPath(new URL('./fixtures/scan-samples.jsonl', import.meta.url));
 const lines = (s: string): Record<string, unknown>[] => s.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -28,12 +27,15 @@ describe('trc scan', () => {
   });
 
   it('prints counts with --summary, grouped with --by', async () => {
-    const r = await runCli(['scan', '--jsonl', '--summary', '--by', 'form', `${CORPUS_DIR}/injections.jsonl`]);
+    const injections = fileURLToPath(new URL('./fixtures/injections.jsonl', import.meta.url));
+    const r = await runCli(['scan', '--jsonl', '--summary', '--by', 'form', injections]);
     const [s] = lines(r.stdout);
     const groups = (s?.['by'] as { groups: Record<string, { inputs: number; flagged: number; flagged_rate: number }> }).groups;
-    expect(groups['templated']?.inputs).toBe(230);
-    expect(groups['templated']?.flagged_rate).toBeGreaterThanOrEqual(0.99);
-    expect(s?.['inputs']).toBe(401);
+    expect(Object.keys(groups)).toHaveLength(8);
+    expect(groups['override']?.inputs).toBe(40);
+    expect(groups['override']?.flagged_rate).toBeGreaterThanOrEqual(0.95);
+    expect(s?.['inputs']).toBe(320);
+    expect(r.code).toBe(1);
   });
 
   it('reports a JSONL line without text and exits 2', async () => {
@@ -48,9 +50,9 @@ describe('trc scan', () => {
   });
 
   it('reports an unreadable file with exit code 2', async () => {
-    const r = await runCli(['scan', '/definitely/not/here.txt']);
+    const r = await runCli(['scan', fileURLToPath(new URL('./fixtures/no-such-file.txt', import.meta.url))]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('cannot read');
+    expect(r.stderr).toMatch(/cannot read .*no-such-file.txt: no such file/u);
   });
 
   it('explains itself in --help', async () => {

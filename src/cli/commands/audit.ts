@@ -1,10 +1,10 @@
 /**
  * `trc audit [--tool T] [--since WHEN] [--limit N | --last N] [--json] [--store PATH]`
  */
-import { parseArgs } from 'node:util';
-import { openGatewayStore } from '../../gateway/open-store.js';
 import type { AuditRecord } from '../../store/index.js';
+import { parseFlags } from '../flags.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
+import { openExistingStore, storePath } from '../store.js';
 
 const HELP = `Usage: trc audit [--tool T] [--since WHEN] [--limit N | --last N] [--json] [--store PATH]
 
@@ -20,7 +20,8 @@ Options:
   --limit N      at most N calls, the oldest that match (default 1000)
   --last N       the N most recent calls that match (still printed oldest first)
   --json         one JSON object per line (the full audit record, envelope included)
-  --store PATH   SQLite store (default ./.trc/trc.sqlite)
+  --store PATH   SQLite store (default $TRC_STORE, else ./.trc/trc.sqlite); a missing
+                 store is refused, never created
   -h, --help     show this help
 
 Examples:
@@ -28,7 +29,7 @@ Examples:
   trc audit --last 20
   trc audit --tool read_text_file --json | jq .detail.envelope.status
 
-Exit codes: 0 listed (also when nothing matched), 2 usage error or unreadable store.`;
+Exit codes: 0 listed (also when nothing matched), 2 usage error, no store or unreadable store.`;
 
 /** Parse --since: RFC 3339, a date, or a duration back from `now`. */
 export function parseSince(text: string, now: Date = new Date()): string {
@@ -45,24 +46,19 @@ export function parseSince(text: string, now: Date = new Date()): string {
 }
 
 async function run(argv: readonly string[], io: CliIO): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: { tool: { type: 'string' }, since: { type: 'string' }, limit: { type: 'string' }, last: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values } = parseFlags({
+    args: [...argv],
+    options: { tool: { type: 'string' }, since: { type: 'string' }, limit: { type: 'string' }, last: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } },
+    strict: true,
+    allowPositionals: false,
+  });
   if (values.limit !== undefined && values.last !== undefined) throw new UsageError('give --limit (oldest N) or --last (newest N), not both');
   const countText = values.last ?? values.limit;
-  const limit = countText === undefined ? 1000 : Number(countText);
-  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--${values.last === undefined ? 'limit' : 'last'} needs a positive integer, got "${countText}"`);
+  const limit = countText === undefined ? 1000 : /^\d+$/u.test(countText) ? Number(countText) : NaN;
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new UsageError(`--${values.last === undefined ? 'limit' : 'last'} needs a positive integer, got "${countText}"`);
   const newest = values.last !== undefined;
   const since = values.since === undefined ? undefined : parseSince(values.since);
-  const { store } = await openGatewayStore(io.cwd, [values.store]);
+  const store = await openExistingStore(storePath(values.store, io));
   try {
     const found = await store.listAudit({ limit, newest, ...(values.tool === undefined ? {} : { tool: values.tool }), ...(since === undefined ? {} : { since }) });
     const records = newest ? found.reverse() : found;

@@ -2,13 +2,15 @@
  * `trc cite --results FILE.jsonl --answer FILE.txt [--json]`: check an answer's claims against
  * the evidence of the tool results it was written from.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import type { Readable } from 'node:stream';
-import { parseJson, validate, type Envelope } from '../../contract/index.js';
+import { TextDecoder } from 'node:util';
+import { findInexactNumbers, keepExactDigits, parseJson, validateKeptDigits, type Envelope, type InexactNumber } from '../../contract/index.js';
 import { checkAnswer, zoneOffset, VERDICTS, type AnswerCheck, type FreshnessPolicy, type Verdict } from '../../evidence/index.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 import { parseFlags } from '../flags.js';
+import { InputError, MAX_JSON_BYTES, byteOrderMark, decodeJsonText, firstInvalidUtf8, formatBytes, openInput, readAllLimited } from '../input.js';
+
+/** The most an answer may hold: 16 MiB of text. */
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 const HELP = `Usage: trc cite --results FILE --answer FILE [--json] [--now TIME]
                 [--max-age DURATION] [--source-max-age SOURCE=DURATION]... [--allow-stale]
@@ -39,8 +41,9 @@ match 10:20Z. Sentences with no marker and nothing checkable are listed as remar
 
 Options:
   --results FILE              tool result envelopes: JSONL (one per line) or one JSON array;
-                              "-" reads stdin
-  --answer FILE               the answer text (UTF-8); "-" reads stdin
+                              "-" reads stdin (UTF-8, up to ${formatBytes(MAX_JSON_BYTES)})
+  --answer FILE               the answer text (UTF-8, or UTF-16 with a byte order mark; up
+                              to ${formatBytes(MAX_ANSWER_BYTES)}); "-" reads stdin
   --json                      print the full report as one JSON object
   --now TIME                  judge staleness at this RFC 3339 time (default: the clock,
                               when a max age is given)
@@ -56,7 +59,12 @@ Exit codes:
   0  every claim is supported (stale ones too, with --allow-stale)
   1  at least one claim is unsupported, uncited, unknown_id, overreach, or stale
      (stale fails by default: an answer built on outdated reads may be wrong now)
-  2  usage error, unreadable input, or a result that is not a valid envelope
+  2  usage error, unreadable input, input over its size limit, or a result that is not
+     a valid envelope
+
+An absent warnings (or evidence, untrusted_content, conflicts) list in a result means none.
+A number a double cannot hold keeps its exact digits (as a string) for the check, with a
+JSON.number-not-exact warning on stderr, so a claim stating those digits can be supported.
 
 Examples:
   trc cite --results results.jsonl --answer answer.txt
@@ -72,44 +80,56 @@ function parseDuration(text: string, flag: string): number {
   return Number(m[1]) * unit;
 }
 
-async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-async function readInput(path: string, io: CliIO, what: string): Promise<string> {
-  if (path === '-') return readAll(io.stdin);
+/** Read FILE or stdin whole, up to `limit` bytes. */
+async function readBytes(path: string, io: CliIO, what: string, limit: number): Promise<{ bytes: Buffer; source: string }> {
+  const input = await openInput(path, io);
   try {
-    return await readFile(resolve(io.cwd, path), 'utf8');
-  } catch (cause) {
-    throw new InputError(`cannot read ${what} ${path}: ${(cause as Error).message}`);
+    return { bytes: await readAllLimited(input.chunks, limit, `${what} ${input.source}`), source: input.source };
+  } finally {
+    await input.close();
   }
 }
 
-class InputError extends Error {}
+/** Answer text: UTF-8 (a byte order mark is dropped), or UTF-16 by its byte order mark. */
+function decodeAnswer(bytes: Buffer, source: string): string {
+  const bom = byteOrderMark(bytes);
+  if (bom === 'utf-16le' || bom === 'utf-16be') return new TextDecoder(bom).decode(bytes);
+  const bad = firstInvalidUtf8(bytes);
+  if (bad !== -1) throw new InputError(`answer ${source} is not UTF-8: byte 0x${(bytes[bad] as number).toString(16).padStart(2, '0')} at offset ${bad} starts no valid character`);
+  return new TextDecoder('utf-8').decode(bytes);
+}
+
+/** One result document, read from text: numbers a double cannot hold keep their digits. */
+function exactValue(value: unknown, text: string): { value: unknown; inexact: InexactNumber[] } {
+  const inexact = findInexactNumbers(text);
+  return { value: inexact.length === 0 ? value : keepExactDigits(value, inexact), inexact };
+}
 
 /** Parse JSONL or a JSON array of envelopes; any problem is an InputError naming the line. */
 function parseResults(text: string, name: string): { envelopes: Envelope[]; warnings: string[] } {
   const trimmed = text.trim();
-  const docs: { line: number; value: unknown }[] = [];
+  const docs: { line: number; value: unknown; inexact: InexactNumber[] }[] = [];
   const whole = trimmed.startsWith('[') ? parseJson(trimmed) : null;
   if (whole !== null && whole.ok && Array.isArray(whole.value)) {
-    whole.value.forEach((value, i) => docs.push({ line: i, value }));
+    const exact = exactValue(whole.value, trimmed);
+    (exact.value as unknown[]).forEach((value, i) => {
+      const own = exact.inexact.filter((f) => f.pointer.startsWith(`/${i}/`)).map((f) => ({ ...f, pointer: f.pointer.slice(`/${i}`.length) }));
+      docs.push({ line: i, value, inexact: own });
+    });
   } else {
     text.split('\n').forEach((raw, i) => {
       if (raw.trim() === '') return;
       const r = parseJson(raw);
       if (!r.ok) throw new InputError(`${name}:${i + 1}:${r.column}: not JSON: ${r.message}`);
-      docs.push({ line: i + 1, value: r.value });
+      docs.push({ line: i + 1, ...exactValue(r.value, raw) });
     });
   }
   if (docs.length === 0) throw new InputError(`${name}: no tool results in the file`);
   const envelopes: Envelope[] = [];
   const warnings: string[] = [];
-  for (const { line, value } of docs) {
+  for (const { line, value, inexact } of docs) {
     const where = whole !== null && whole.ok ? `${name}[${line}]` : `${name}:${line}`;
-    const r = validate(value);
+    const r = validateKeptDigits(value, inexact);
     const schema = r.findings.filter((f) => f.rule === 'SCHEMA');
     if (schema.length > 0) {
       throw new InputError(`${where}: not a valid envelope: ${schema.map((f) => `${f.pointer === '' ? '(root)' : f.pointer} ${f.message}`).join('; ')}`);
@@ -163,18 +183,10 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       ? undefined
       : { sources, ...(values['max-age'] === undefined ? {} : { default: parseDuration(values['max-age'], '--max-age') }) };
   const failOn = VERDICTS.filter((v) => v !== 'supported' && !(v === 'stale' && values['allow-stale']));
-  let parsed;
-  let answer;
-  try {
-    parsed = parseResults(await readInput(values.results, io, 'results'), values.results === '-' ? '<stdin>' : values.results);
-    answer = await readInput(values.answer, io, 'answer');
-  } catch (error) {
-    if (error instanceof InputError) {
-      println(io.stderr, `trc cite: ${error.message}`);
-      return 2;
-    }
-    throw error;
-  }
+  const results = await readBytes(values.results, io, 'results', MAX_JSON_BYTES);
+  const parsed = parseResults(decodeJsonText(results.bytes, `results ${results.source}`), results.source);
+  const answerInput = await readBytes(values.answer, io, 'answer', MAX_ANSWER_BYTES);
+  const answer = decodeAnswer(answerInput.bytes, answerInput.source);
   for (const w of parsed.warnings) println(io.stderr, `trc cite: warning: ${w}`);
   if (values['assume-zone'] !== undefined && zoneOffset(values['assume-zone']) === null) {
     throw new UsageError(`--assume-zone: "${values['assume-zone']}" is not a zone like UTC+8, +05:30, UTC or 北京时间`);

@@ -1,8 +1,8 @@
 /**
  * `trc demo [--store PATH] [--json] [--fresh]`: the scripted agent session of `src/demo`.
  */
-import { parseArgs } from 'node:util';
 import { DEFAULT_DEMO_STORE, renderText, runDemo } from '../../demo/index.js';
+import { parseFlags } from '../flags.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 
 const HELP = `trc demo — a scripted agent session through the contract (no LLM, no network)
@@ -51,17 +51,12 @@ Examples:
 Exit codes: 0 every step behaved as expected, 1 a step did not, 2 usage or I/O error.`;
 
 async function run(argv: readonly string[], io: CliIO): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: { store: { type: 'string' }, json: { type: 'boolean' }, fresh: { type: 'boolean' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values } = parseFlags({
+    args: [...argv],
+    options: { store: { type: 'string' }, json: { type: 'boolean' }, fresh: { type: 'boolean' } },
+    strict: true,
+    allowPositionals: false,
+  });
   if (values.store === '') throw new UsageError('--store needs a path');
   const transcript = await runDemo({ cwd: io.cwd, fresh: values.fresh === true, ...(values.store === undefined ? {} : { store: values.store }) });
   if (values.json === true) {

@@ -1,12 +1,10 @@
 /**
  * `trc diagnose CALL_ID`: walk the four layers of one recorded call (SPEC D1) and say which failed.
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { diagnose } from '../../executor/index.js';
-import { openSqliteStore } from '../../store/sqlite/index.js';
-import { type CliIO, type Command, UsageError, println } from '../io.js';
+import { type Command, UsageError, println } from '../io.js';
 import { parseFlags } from '../flags.js';
+import { openExistingStore, storePath } from '../store.js';
 
 const HELP = `trc diagnose — which layer of a tool call went wrong
 
@@ -35,11 +33,6 @@ usage or I/O error.
 Example:
   trc diagnose call_7 --store ./.trc/trc.sqlite`;
 
-function storePath(flag: string | undefined, io: CliIO): string {
-  const chosen = flag ?? io.env['TRC_STORE'] ?? '.trc/trc.sqlite';
-  return chosen === ':memory:' ? chosen : resolve(io.cwd, chosen);
-}
-
 const MARK: Record<string, string> = { ok: 'ok', failed: 'FAILED', unresolved: 'UNRESOLVED', at_risk: 'at risk', not_checked: 'not checked' };
 
 export const command: Command = {
@@ -51,11 +44,7 @@ export const command: Command = {
     const [callId, ...extra] = parsed.positionals;
     if (callId === undefined || extra.length > 0) throw new UsageError('expected exactly one CALL_ID');
     const path = storePath(parsed.values.store, io);
-    if (path !== ':memory:' && !existsSync(path)) {
-      println(io.stderr, `trc diagnose: no store at ${path} (use --store PATH or TRC_STORE)`);
-      return 2;
-    }
-    const store = await openSqliteStore({ path });
+    const store = await openExistingStore(path);
     try {
       const d = await diagnose(callId, store);
       if (d === null) {

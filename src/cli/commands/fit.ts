@@ -1,13 +1,19 @@
 /**
  * `trc fit [FILE|-]`: fit a tool result to a size budget, storing the full raw result.
  */
-import { mkdir, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { fileChunks, fitStream, type Budget } from '../../budget/index.js';
 import type { Envelope } from '../../contract/index.js';
-import { openSqliteStore } from '../../store/sqlite/index.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 import { parseFlags } from '../flags.js';
+import { formatBytes, requireFile, skipUtf8Bom } from '../input.js';
+
+/**
+ * What `trc fit` holds whole (one element or line, or a value that is not a top-level array):
+ * 256 MiB, the library's default — fit is made for large raw results.
+ */
+const MAX_HELD_BYTES = 256 * 1024 * 1024;
+import { openOrCreateStore, storePath } from '../store.js';
 
 const HELP = `Usage: trc fit [FILE|-] [--max-tokens N] [--max-items N] [--max-string N]
                [--max-depth N] [--max-bytes N] [--store PATH] [--principal P]
@@ -29,8 +35,15 @@ What happens:
     resources[] as trc://resource/<handle>; read it back with "trc resource get".
 A top-level array is streamed element by element, so files far larger than memory work;
 so is JSON Lines (one value per line, taken as a list): with --jsonl, or a FILE ending in
-.jsonl or .ndjson.
+.jsonl or .ndjson. Blank lines are skipped, however long. What is held whole — one element,
+one line, or an input that is not a top-level array — may have up to ${formatBytes(MAX_HELD_BYTES)}.
 Nothing is stored when the input already fits or is not valid JSON.
+
+The input must be UTF-8 (a byte order mark is skipped, and not stored); UTF-16 is refused.
+A number a double cannot hold (1e400, 12345678901234567890123) is never changed: the fitted
+data keeps its exact digits as a string, with a NUMBER_KEPT_AS_TEXT warning at its pointer,
+and the stored raw result keeps the bytes as they were.
+To page a fitted list, give its cursor to "trc page".
 
 Options:
   --max-tokens N   tokens (o200k_base) of data + summary (default 8000, min 32)
@@ -45,22 +58,15 @@ Options:
   --json           print the fitted envelope as JSON instead of a readable report
   -h, --help       show this help
 
-Exit codes: 0 fitted, 2 usage error, unreadable file or input that is not JSON (the message
-gives the line and column).
+Exit codes: 0 fitted, 2 usage error, unreadable file, input that is not JSON (the message
+gives the line and column), not UTF-8, or over the size limit.
 
 Examples:
   trc fit rows.json --max-items 20 --principal alice
   trc fit export.ndjson --max-tokens 4000
   curl -s https://api.example.com/export | trc fit - --max-tokens 8000 --json > envelope.json`;
 
-/**
- * The SQLite store of the budget commands: `--store PATH`, else `TRC_STORE`, else
- * `./.trc/trc.sqlite` under the working directory.
- */
-export function storePath(flag: string | undefined, io: CliIO): string {
-  const chosen = flag ?? io.env['TRC_STORE'] ?? '.trc/trc.sqlite';
-  return chosen === ':memory:' ? chosen : resolve(io.cwd, chosen);
-}
+export { storePath } from '../store.js';
 
 function intFlag(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -91,7 +97,8 @@ function progressBar(io: CliIO, total: number | null): { update(n: number): void
   };
 }
 
-function report(env: Envelope, principal: string): string {
+/** The readable report of a fitted (or paged) envelope, with the commands that read on. */
+export function report(env: Envelope, principal: string): string {
   const c = env.completeness;
   const lines = [`status: ${env.status}${c ? ` (completeness: ${c.state}${c.reason ? `, reason: ${c.reason}` : ''})` : ''}`];
   if (c?.returned_items !== undefined && c.returned_items !== null) {
@@ -103,10 +110,33 @@ function report(env: Envelope, principal: string): string {
     lines.push(`resource: ${r.uri} (${r.bytes} bytes, sha256 ${r.sha256}, expires ${r.expires_at ?? 'never'})`);
     lines.push(`  read back: trc resource get ${r.uri} --principal ${principal}`);
   }
-  if (c?.next) lines.push(`next cursor: ${c.next.value}`);
-  for (const w of env.warnings) lines.push(`warning: ${typeof w === 'string' ? w : `${w.code}: ${w.message}`}`);
+  if (c?.next) {
+    lines.push(`next cursor: ${c.next.value}`);
+    lines.push(`  next page: trc page ${c.next.value} --principal ${principal}`);
+  }
+  for (const w of env.warnings) lines.push(`warning: ${typeof w === 'string' ? w : `${w.code}${w.pointer === undefined ? '' : ` at ${w.pointer}`}: ${w.message}`}`);
   lines.push('data:', JSON.stringify(env.data, null, 2));
   return lines.join('\n');
+}
+
+/**
+ * The input's chunks after a UTF-8 byte order mark (RFC 8259 §8.1 allows ignoring it); UTF-16
+ * is refused. A pipe may deliver fewer than three bytes at first, so they are gathered.
+ */
+async function* withoutUtf8Bom(chunks: AsyncIterable<Uint8Array>, source: string): AsyncGenerator<Uint8Array> {
+  let head: Buffer | null = Buffer.alloc(0);
+  for await (const chunk of chunks) {
+    if (head === null) {
+      yield chunk;
+      continue;
+    }
+    head = Buffer.concat([head, chunk]);
+    if (head.length < 3) continue;
+    const rest = skipUtf8Bom(head, source);
+    head = null;
+    if (rest.length > 0) yield rest;
+  }
+  if (head !== null && head.length > 0) yield skipUtf8Bom(head, source);
 }
 
 /** `trc fit`. */
@@ -149,23 +179,18 @@ export const command: Command = {
     if (principal === '') throw new UsageError('--principal must not be empty');
 
     let size: number | null = null;
+    let filePath = '';
     if (file !== '-') {
-      try {
-        size = (await stat(file)).size;
-      } catch (cause) {
-        println(io.stderr, `trc fit: cannot read ${file}: ${(cause as Error).message}`);
-        return 2;
-      }
+      filePath = await requireFile(file, io);
+      size = (await stat(filePath)).size;
     }
-    const path = storePath(values.store, io);
-    if (path !== ':memory:') await mkdir(dirname(path), { recursive: true });
-    const store = await openSqliteStore({ path });
+    const store = await openOrCreateStore(storePath(values.store, io));
     const bar = progressBar(io, size);
     try {
       // fileChunks reuses one buffer; a read stream leaves ~35 MB of dead buffers for the GC on 100 MB.
-      const source = file === '-' ? io.stdin : fileChunks(file);
-      const env = await fitStream(source as AsyncIterable<Uint8Array>, budget, {
-        store, principal, tool: values.tool ?? 'cli', onProgress: (n) => bar.update(n),
+      const source = withoutUtf8Bom(file === '-' ? (io.stdin as AsyncIterable<Uint8Array>) : fileChunks(filePath), file === '-' ? '<stdin>' : file);
+      const env = await fitStream(source, budget, {
+        store, principal, tool: values.tool ?? 'cli', onProgress: (n) => bar.update(n), maxBufferBytes: MAX_HELD_BYTES,
         ...(values.jsonl || /\.(jsonl|ndjson)$/iu.test(file) ? { format: 'jsonl' as const } : {}),
       });
       bar.done();

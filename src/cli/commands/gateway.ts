@@ -1,11 +1,47 @@
 /**
  * `trc gateway [--config FILE] [--http PORT] [--store PATH] -- CMD ARGS...`
  */
-import { parseArgs } from 'node:util';
+import { readFile, stat } from 'node:fs/promises';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isTrcError } from '../../contract/index.js';
 import { coalesceWrites, flushAudit, loadGatewayConfig, openGatewayStore, serveHttp, startSession, startSweeper, upstreamFromCommand, type GatewayConfig } from '../../gateway/index.js';
+import { parseFlags } from '../flags.js';
+import { describeListenError, parseHost } from '../host.js';
+import { InputError, InputTooLargeError, formatBytes, requireFile } from '../input.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
+import { capLineLength } from '../line-cap.js';
+
+/**
+ * The longest JSON-RPC message (one line) a stdio client may send: 8 MiB. The MCP SDK's stdio
+ * transport gives up at 10 MiB without a word, so the gateway says it first.
+ */
+const MAX_STDIO_MESSAGE_BYTES = 8 * 1024 * 1024;
+/** The largest configuration file read: 1 MiB, and nesting at most 64 levels deep. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+const MAX_CONFIG_DEPTH = 64;
+
+/**
+ * Refuse a configuration file that is too large or too deeply nested before the YAML parser
+ * sees it (deep flow collections cost it memory far beyond their size). Brackets inside
+ * quotes are not counted.
+ */
+async function checkConfigFile(path: string, shown: string): Promise<void> {
+  const { size } = await stat(path);
+  if (size > MAX_CONFIG_BYTES) throw new InputTooLargeError(`the configuration ${shown}`, MAX_CONFIG_BYTES);
+  const text = await readFile(path, 'utf8');
+  let depth = 0;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== '') {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' || c === '{') {
+      if (++depth > MAX_CONFIG_DEPTH) throw new InputError(`the configuration ${shown} is nested deeper than ${MAX_CONFIG_DEPTH} levels; a gateway configuration never is`);
+    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
+  }
+}
 
 const HELP = `Usage: trc gateway [--config FILE] [--http PORT] [--store PATH] [--name NAME] -- CMD [ARGS...]
 
@@ -28,11 +64,13 @@ Options:
   --config FILE   YAML or JSON configuration: upstreams, per-tool policy (effect,
                   idempotent, reconcile, untrusted_fields, visibility, budget, risk,
                   confirmation_required, timeout_ms). Checked before start; errors name
-                  the path and line in the file. See docs/gateway.md.
+                  the path and line in the file (at most ${formatBytes(MAX_CONFIG_BYTES)}). See
+                  docs/gateway.md.
   --http PORT     serve Streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio
                   (one session and one set of upstream processes per MCP session)
-  --host HOST     interface for --http (default 127.0.0.1); anything but loopback
-                  needs TRC_GATEWAY_TOKEN
+  --host HOST     interface for --http (default 127.0.0.1): an IPv4 or IPv6 address
+                  (::1 or [::1]) or a host name; anything but loopback needs
+                  TRC_GATEWAY_TOKEN
   --allow-origin O  a browser Origin allowed besides loopback ones (repeatable)
   --idle-timeout S  close an HTTP session (and its upstream processes) after S seconds
                   with no request in flight (default 1800)
@@ -48,6 +86,9 @@ TRC_GATEWAY_TOKEN to require "Authorization: Bearer <token>" on every request (r
 with a non-loopback --host). The token is read from the environment, never from a flag,
 so it does not show in process lists.
 
+Over stdio, one message (one line) from the client may hold up to ${formatBytes(MAX_STDIO_MESSAGE_BYTES)};
+a longer line ends the session with exit code 2.
+
 MCP client configuration — put "trc gateway --" in front of the server command:
   { "command": "npx", "args": ["trc", "gateway", "--", "npx", "-y",
                                "@modelcontextprotocol/server-memory"] }
@@ -58,40 +99,40 @@ Examples:
   trc gateway --store /var/lib/trc/audit.sqlite -- node ./my-server.js
 
 Exit codes: 0 the client disconnected (stdio) or the server was stopped (--http);
-2 usage error, invalid configuration, or an upstream/store that cannot start.`;
+2 usage error, invalid configuration, a host or port that cannot be used, a message over
+the size limit, or an upstream/store that cannot start.`;
 
 async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const dash = argv.indexOf('--');
   const own = dash === -1 ? argv : argv.slice(0, dash);
   const upstreamArgv = dash === -1 ? [] : argv.slice(dash + 1);
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...own],
-      options: { config: { type: 'string' }, http: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' }, name: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'idle-timeout': { type: 'string' }, 'max-sessions': { type: 'string' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values } = parseFlags({
+    args: [...own],
+    options: { config: { type: 'string' }, http: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' }, name: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'idle-timeout': { type: 'string' }, 'max-sessions': { type: 'string' } },
+    strict: true,
+    allowPositionals: false,
+  });
   let port: number | undefined;
   if (values.http !== undefined) {
-    port = Number(values.http);
+    port = /^\d+$/u.test(values.http) ? Number(values.http) : NaN;
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http needs a port number (0-65535), got "${values.http}"`);
   }
+  const host = values.host === undefined ? undefined : parseHost(values.host);
+  if (host !== undefined && port === undefined) throw new UsageError('--host applies to --http only');
   const positive = (flag: string, text: string | undefined): number | undefined => {
     if (text === undefined) return undefined;
-    const n = Number(text);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} needs a positive integer, got "${text}"`);
+    const n = /^\d+$/u.test(text) ? Number(text) : NaN;
+    if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--${flag} needs a positive integer, got "${text}"`);
     return n;
   };
   const idleSeconds = positive('idle-timeout', values['idle-timeout']);
   const maxSessions = positive('max-sessions', values['max-sessions']);
   let config: GatewayConfig = {};
   if (values.config !== undefined) {
+    const configPath = await requireFile(values.config, io);
+    await checkConfigFile(configPath, values.config);
     try {
-      config = loadGatewayConfig(values.config);
+      config = loadGatewayConfig(configPath);
     } catch (error) {
       if (isTrcError(error)) {
         println(io.stderr, `trc gateway: ${error.message}`);
@@ -103,7 +144,14 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   config = upstreamFromCommand(config, upstreamArgv, values.name);
   if ((config.upstreams ?? []).length === 0) throw new UsageError('no upstream: give one after "--" (trc gateway -- CMD ARGS) or in --config');
 
-  const { store, path } = await openGatewayStore(io.cwd, [values.store, config.store], config.store_sync);
+  let opened;
+  try {
+    opened = await openGatewayStore(io.cwd, [values.store, config.store], config.store_sync);
+  } catch (cause) {
+    const why = (cause as { cause?: Error }).cause?.message ?? (cause as Error).message;
+    throw new InputError(`cannot open the store: ${why}`);
+  }
+  const { store, path } = opened;
   const options = { config, store, onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`) };
   // Expired handles and stored results go while the gateway runs (at start, then every 10 min).
   const stopSweeper = startSweeper(store, (error) => println(io.stderr, `trc gateway: sweeping expired handles failed: ${error.message}`));
@@ -114,30 +162,41 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       try {
         gw = await serveHttp(options, {
           port,
-          ...(values.host === undefined ? {} : { host: values.host }),
+          ...(host === undefined ? {} : { host }),
           ...(token === undefined || token === '' ? {} : { token }),
           ...(values['allow-origin'] === undefined ? {} : { allowedOrigins: values['allow-origin'] }),
           ...(idleSeconds === undefined ? {} : { idleTimeoutMs: idleSeconds * 1000 }),
           ...(maxSessions === undefined ? {} : { maxSessions }),
         });
       } catch (error) {
-        if (!isTrcError(error) && (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-        println(io.stderr, `trc gateway: ${(error as Error).message}`);
+        const listen = describeListenError(error, host ?? '127.0.0.1', port);
+        if (!isTrcError(error) && listen === null) throw error;
+        println(io.stderr, `trc gateway: ${listen ?? (error as Error).message}`);
         return 2;
       }
-      println(io.stderr, `trc gateway: listening on ${gw.url} (store ${path})`);
-      await new Promise<void>((resolve) => {
+      // Listen for the signals before saying where to connect: a client may stop us at once.
+      const stopped = new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
+      println(io.stderr, `trc gateway: listening on ${gw.url} (store ${path})`);
+      await stopped;
       await gw.close();
       return 0;
     }
     // Answers finished in the same event-loop turn leave in one write (several calls in flight).
     coalesceWrites(io.stdout);
-    const session = await startSession(options, new StdioServerTransport(io.stdin, io.stdout));
+    let tooLong = false;
+    let stop = (): void => undefined;
+    const input = capLineLength(io.stdin, MAX_STDIO_MESSAGE_BYTES, () => {
+      tooLong = true;
+      println(io.stderr, `trc gateway: a message from the client is larger than ${formatBytes(MAX_STDIO_MESSAGE_BYTES)}, the limit for one stdio message; the session is closed`);
+      stop();
+    });
+    const session = await startSession(options, new StdioServerTransport(input, io.stdout));
     // The client closing stdin ends the session; the SDK stdio transport does not notice EOF.
-    const stop = () => void session.close();
+    stop = () => void session.close();
+    if (tooLong) stop();
     io.stdin.once('end', stop);
     io.stdin.once('close', stop);
     process.once('SIGINT', stop);
@@ -145,7 +204,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     await session.done;
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
-    return 0;
+    return tooLong ? 2 : 0;
   } finally {
     stopSweeper();
     // No queued audit record may be lost on a clean shutdown.

@@ -1,11 +1,13 @@
 /**
  * `trc inspect [--store PATH] [--port N] [--host H]`: the web inspector over the audit store.
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { DEFAULT_DEMO_STORE } from '../../demo/paths.js';
 import { startInspector } from '../../inspector/index.js';
 import { parseFlags } from '../flags.js';
+import { describeListenError, parseHost } from '../host.js';
+import { InputError } from '../input.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
+import { openExistingStore, storePath } from '../store.js';
 
 const HELP = `trc inspect — browse recorded tool calls in a web page
 
@@ -25,7 +27,9 @@ Stop with Ctrl-C.
 Options:
   --store PATH   SQLite store (default $TRC_STORE, else ./.trc/trc.sqlite)
   --port N       port to listen on (default: any free port)
-  --host H       127.0.0.1 (default), localhost or ::1
+  --host H       127.0.0.1 (default), localhost, ::1 or [::1]
+
+"trc demo" writes its calls to ./${DEFAULT_DEMO_STORE}: trc inspect --store ${DEFAULT_DEMO_STORE}
   -h, --help     show this help
 
 Exit codes: 0 stopped with Ctrl-C/SIGTERM, 2 usage error, no store, or port in use.`;
@@ -39,28 +43,34 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port needs a port number (0–65535), got "${values.port}"`);
-  const chosen = values.store ?? io.env['TRC_STORE'] ?? '.trc/trc.sqlite';
-  const path = resolve(io.cwd, chosen);
-  if (!existsSync(path)) {
-    println(io.stderr, `trc inspect: no store at ${path} (use --store PATH or TRC_STORE; "trc demo" writes one)`);
-    return 2;
-  }
-  const { openSqliteStore } = await import('../../store/sqlite/index.js');
-  const store = await openSqliteStore({ path });
+  if (!/^\d+$/u.test(values.port ?? '0') || !Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port needs a port number (0–65535), got "${values.port}"`);
+  const host = values.host === undefined ? undefined : parseHost(values.host);
+  const path = storePath(values.store, io);
+  let store;
   try {
-    const inspector = await startInspector({ store, port, ...(values.host === undefined ? {} : { host: values.host }) });
-    println(io.stdout, `trc inspector for ${path}\nopen ${inspector.url}\n(Ctrl-C to stop)`);
-    await new Promise<void>((done) => {
+    store = await openExistingStore(path);
+  } catch (error) {
+    if (error instanceof InputError && values.store === undefined) {
+      throw new InputError(`${error.message}; "trc demo" writes its calls to ${DEFAULT_DEMO_STORE}: trc inspect --store ${DEFAULT_DEMO_STORE}`);
+    }
+    throw error;
+  }
+  try {
+    const inspector = await startInspector({ store, port, ...(host === undefined ? {} : { host }) });
+    // Listen for the signals before saying where to connect: whoever reads the URL may stop us at once.
+    const stopped = new Promise<void>((done) => {
       process.once('SIGINT', done);
       process.once('SIGTERM', done);
     });
+    println(io.stdout, `trc inspector for ${path}\nopen ${inspector.url}\n(Ctrl-C to stop)`);
+    await stopped;
     await inspector.close();
     return 0;
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
-    if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'INSPECTOR_NOT_LOOPBACK') {
-      println(io.stderr, `trc inspect: ${e.message}`);
+    const listen = describeListenError(error, host ?? '127.0.0.1', port);
+    if (listen !== null || e.code === 'INSPECTOR_NOT_LOOPBACK') {
+      println(io.stderr, `trc inspect: ${listen ?? e.message}`);
       return 2;
     }
     throw error;

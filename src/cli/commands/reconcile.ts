@@ -7,10 +7,11 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createExecutor, type AnyTool, type ReconcileReport } from '../../executor/index.js';
-import { openSqliteStore } from '../../store/sqlite/index.js';
 import type { LedgerEntry } from '../../store/types.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 import { parseFlags } from '../flags.js';
+import { describeFileError } from '../input.js';
+import { openExistingStore, storePath } from '../store.js';
 
 const HELP = `trc reconcile — settle side-effecting calls whose outcome is not confirmed
 
@@ -42,15 +43,10 @@ Examples:
   trc reconcile --tools ./dist/tools.js
   trc reconcile --list --store ./.trc/trc.sqlite --json`;
 
-function storePath(flag: string | undefined, io: CliIO): string {
-  const chosen = flag ?? io.env['TRC_STORE'] ?? '.trc/trc.sqlite';
-  return chosen === ':memory:' ? chosen : resolve(io.cwd, chosen);
-}
-
 /** Load `tools` from a user module. */
 async function loadTools(spec: string, io: CliIO): Promise<AnyTool[]> {
   const path = resolve(io.cwd, spec);
-  if (!existsSync(path)) throw new UsageError(`--tools: no module at ${path}`);
+  if (!existsSync(path)) throw new UsageError(`--tools: ${describeFileError(spec, Object.assign(new Error(''), { code: 'ENOENT' }))}`);
   let mod: Record<string, unknown>;
   try {
     mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
@@ -99,12 +95,8 @@ export const command: Command = {
     const v = parsed.values;
     if (v.list !== true && v.tools === undefined) throw new UsageError('--tools MODULE is required to reconcile (or use --list)');
     const path = storePath(v.store, io);
-    if (path !== ':memory:' && !existsSync(path)) {
-      println(io.stderr, `trc reconcile: no store at ${path} (use --store PATH or TRC_STORE)`);
-      return 2;
-    }
     const tools = v.tools === undefined ? [] : await loadTools(v.tools, io);
-    const store = await openSqliteStore({ path });
+    const store = await openExistingStore(path);
     try {
       if (v.list === true) {
         const entries = [...(await store.ledgerList({ state: 'in_flight' })), ...(v['in-flight-only'] === true ? [] : await store.ledgerList({ state: 'unknown' }))];

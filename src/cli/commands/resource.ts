@@ -1,13 +1,11 @@
 /**
  * `trc resource get HANDLE --principal P`: print a stored raw result, re-authorized.
  */
-import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { openResource } from '../../budget/index.js';
-import { openSqliteStore } from '../../store/sqlite/index.js';
-import { type Command, UsageError, println } from '../io.js';
-import { storePath } from './fit.js';
+import { type Command, UsageError } from '../io.js';
 import { parseFlags } from '../flags.js';
+import { openExistingStore, storePath } from '../store.js';
 
 const HELP = `Usage: trc resource get HANDLE --principal P [--store PATH]
 
@@ -49,12 +47,7 @@ export const command: Command = {
     if (handle === undefined || extra.length > 0) throw new UsageError('expected exactly one HANDLE');
     const principal = parsed.values.principal ?? io.env['TRC_PRINCIPAL'];
     if (principal === undefined || principal === '') throw new UsageError('--principal is required');
-    const path = storePath(parsed.values.store, io);
-    if (path !== ':memory:' && !existsSync(path)) {
-      println(io.stderr, `trc resource: no store at ${path} (use --store PATH or TRC_STORE)`);
-      return 2;
-    }
-    const store = await openSqliteStore({ path });
+    const store = await openExistingStore(storePath(parsed.values.store, io));
     try {
       const { chunks } = await openResource(store, handle, { kind: 'resource', principal });
       for await (const chunk of chunks) {

@@ -1,12 +1,14 @@
 /**
  * `trc scan [FILE|-] [--jsonl] [--summary] [--by FIELD]`: run the instruction detector (T7).
  */
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import { TextDecoder } from 'node:util';
+import { NUMBER_KEPT_AS_TEXT, describeInexact, escapePointerToken, findInexactNumbers, keepExactDigits } from '../../contract/index.js';
 import { detectInstructions, type Detection } from '../../trust/index.js';
-import { type CliIO, type Command, UsageError, println } from '../io.js';
+import { type Command, UsageError, println } from '../io.js';
 import { parseFlags } from '../flags.js';
+import { InputError, MAX_JSON_BYTES, byteOrderMark, firstInvalidUtf8, formatBytes, openInput, skipUtf8Bom, type OpenedInput } from '../input.js';
+import { readLines } from '../line-reader.js';
+import { WindowedScan } from '../windowed-scan.js';
 
 const HELP = `Usage: trc scan [FILE|-] [--jsonl] [--summary] [--by FIELD] [--text-field NAME]
 
@@ -29,9 +31,14 @@ A strong rule flags text on its own; weak rules flag it only when two different 
 Flagged text is still only data: the defence is isolation and call policy, this is a signal.
 
 Input (FILE, or stdin when FILE is "-" or absent):
-  default    the whole input is one text
+  default    the whole input is one text, of any length: UTF-8 (bytes that are not UTF-8
+             read as U+FFFD), or UTF-16 with a byte order mark. Text longer than 1 Mi
+             characters is scanned in windows of 1 Mi that overlap by 64 Ki characters,
+             so memory stays flat; a weak rule then pairs only with one in its window.
   --jsonl    one JSON object per line with a "text" field (blank lines skipped); other
-             fields pass through as "id" (if present) and feed --by
+             fields pass through as "id" (if present) and feed --by. A line may hold up to
+             ${formatBytes(MAX_JSON_BYTES)}. A number in "id" or the --by field that a double cannot hold keeps
+             its exact digits, as a string, with a NUMBER_KEPT_AS_TEXT warning.
 
 Output: one JSON verdict per input, per line:
   {"line":3,"id":"x","instructional":true,"families":["override"],
@@ -48,13 +55,14 @@ Options:
 Exit codes:
   0  no input was flagged
   1  at least one input is instruction-like
-  2  usage error, unreadable input, or a JSONL line without the text field
+  2  usage error, unreadable input, a JSONL line that is not JSON, not UTF-8, without the
+     text field or larger than ${formatBytes(MAX_JSON_BYTES)}
 
 Examples:
   trc scan page.txt
   curl -s https://example.com | trc scan -
-  trc scan --jsonl --summary --by form ../shared/corpora/injection/injections.jsonl
-  trc scan --jsonl --summary ../shared/corpora/injection/benign.jsonl`;
+  trc scan --jsonl --summary --by form test/trust/fixtures/injections.jsonl
+  trc scan --jsonl --summary test/trust/fixtures/benign.jsonl`;
 
 interface Counts { inputs: number; flagged: number; families: Record<string, number> }
 
@@ -73,15 +81,62 @@ function verdict(d: Detection): Record<string, unknown> {
   };
 }
 
-async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+const newScan = () => new WindowedScan((t) => detectInstructions(t));
+
+/** Scan one text of any length. */
+function detect(text: string): Detection {
+  const scan = newScan();
+  scan.push(text);
+  return scan.end();
 }
 
-function openInput(file: string | undefined, io: CliIO): Readable {
-  if (file === undefined || file === '-') return io.stdin;
-  return createReadStream(file);
+/** The whole input as one text, decoded piece by piece (UTF-8, or UTF-16 by its byte order mark). */
+async function scanWhole(input: OpenedInput): Promise<Detection> {
+  const scan = newScan();
+  let decoder: TextDecoder | null = null;
+  let head = Buffer.alloc(0);
+  for await (const chunk of input.chunks) {
+    if (decoder !== null) {
+      scan.push(decoder.decode(chunk, { stream: true }));
+      continue;
+    }
+    // The byte order mark needs the first three bytes; a pipe may deliver fewer.
+    head = Buffer.concat([head, chunk]);
+    if (head.length < 3) continue;
+    decoder = new TextDecoder(byteOrderMark(head) ?? 'utf-8');
+    scan.push(decoder.decode(head, { stream: true }));
+  }
+  if (decoder === null) {
+    decoder = new TextDecoder(byteOrderMark(head) ?? 'utf-8');
+    scan.push(decoder.decode(head, { stream: true }));
+  }
+  scan.push(decoder.decode());
+  return scan.end();
+}
+
+/** What one JSONL line gave: a row with its text, or an error to print. */
+type Row =
+  | { readonly ok: true; readonly row: Record<string, unknown>; readonly text: string; readonly warnings: readonly Record<string, string>[] }
+  | { readonly ok: false; readonly code: 'NOT_JSON' | 'NOT_UTF8' | 'NO_TEXT'; readonly message: string };
+
+/** Parse one JSONL line; numbers in the echoed fields keep their exact digits. */
+function readRow(bytes: Buffer, textField: string, echoed: readonly string[]): Row {
+  const bad = firstInvalidUtf8(bytes);
+  if (bad !== -1) return { ok: false, code: 'NOT_UTF8', message: `byte 0x${(bytes[bad] as number).toString(16).padStart(2, '0')} at offset ${bad} starts no valid UTF-8 character` };
+  const raw = bytes.toString('utf8');
+  let row: unknown;
+  try {
+    row = JSON.parse(raw);
+  } catch {
+    return { ok: false, code: 'NOT_JSON', message: 'line is not JSON' };
+  }
+  const text = row !== null && typeof row === 'object' && !Array.isArray(row) ? (row as Record<string, unknown>)[textField] : undefined;
+  if (typeof text !== 'string') return { ok: false, code: 'NO_TEXT', message: `no string field "${textField}"` };
+  const pointers = new Set(echoed.map((f) => '/' + escapePointerToken(f)));
+  const inexact = findInexactNumbers(raw).filter((f) => pointers.has(f.pointer));
+  keepExactDigits(row, inexact);
+  const warnings = inexact.map((f) => ({ code: NUMBER_KEPT_AS_TEXT, pointer: f.pointer, message: describeInexact(f) }));
+  return { ok: true, row: row as Record<string, unknown>, text, warnings };
 }
 
 export const command: Command = {
@@ -103,48 +158,47 @@ export const command: Command = {
     if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}`);
     if (values.by !== undefined && !values.jsonl) throw new UsageError('--by needs --jsonl (it groups by a JSONL field)');
     if (values.by !== undefined && !values.summary) throw new UsageError('--by only applies to --summary');
-    const file = positionals[0];
-    const source = file === undefined || file === '-' ? '<stdin>' : file;
     const total: Counts = { inputs: 0, flagged: 0, families: {} };
     const groups = new Map<string, Counts>();
     let badLines = 0;
-    const input = openInput(file, io);
+    const input = await openInput(positionals[0] ?? '-', io);
+    const { source } = input;
     try {
       if (!values.jsonl) {
-        const d = detectInstructions(await readAll(input));
+        const d = await scanWhole(input);
         bump(total, d);
         if (!values.summary) println(io.stdout, JSON.stringify({ source, ...verdict(d) }));
       } else {
-        const lines = createInterface({ input, crlfDelay: Infinity });
-        let line = 0;
-        for await (const raw of lines) {
-          line++;
-          if (raw.trim() === '') continue;
-          let row: unknown;
-          try { row = JSON.parse(raw); } catch (e) { row = undefined; void e; }
-          const text = row !== null && typeof row === 'object' ? (row as Record<string, unknown>)[values['text-field']] : undefined;
-          if (typeof text !== 'string') {
+        const echoed = ['id', ...(values.by === undefined ? [] : [values.by])];
+        for await (const { bytes: raw, number: line } of readLines(input.chunks, MAX_JSON_BYTES, source)) {
+          const bytes = line === 1 ? skipUtf8Bom(raw, source) : raw;
+          if (bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0d)) continue;
+          const r = readRow(bytes, values['text-field'], echoed);
+          if (!r.ok) {
             badLines++;
-            println(io.stdout, JSON.stringify({ line, error: { code: row === undefined ? 'NOT_JSON' : 'NO_TEXT', message: row === undefined ? 'line is not JSON' : `no string field "${values['text-field']}"` } }));
+            println(io.stdout, JSON.stringify({ line, error: { code: r.code, message: r.message } }));
             continue;
           }
-          const d = detectInstructions(text);
+          const d = detect(r.text);
           bump(total, d);
-          const rec = row as Record<string, unknown>;
           if (values.by !== undefined) {
-            const key = String(rec[values.by] ?? '(none)');
+            const key = String(r.row[values.by] ?? '(none)');
             const g = groups.get(key) ?? { inputs: 0, flagged: 0, families: {} };
             bump(g, d);
             groups.set(key, g);
           }
           if (!values.summary) {
-            println(io.stdout, JSON.stringify({ line, ...(rec['id'] !== undefined ? { id: rec['id'] } : {}), ...verdict(d) }));
+            const id = r.row['id'];
+            println(io.stdout, JSON.stringify({ line, ...(id !== undefined ? { id } : {}), ...verdict(d), ...(r.warnings.length > 0 ? { warnings: r.warnings } : {}) }));
           }
         }
       }
     } catch (error) {
+      if (error instanceof InputError) throw error;
       println(io.stderr, `trc scan: cannot read ${source}: ${(error as Error).message}`);
       return 2;
+    } finally {
+      await input.close();
     }
     if (values.summary) {
       const rate = (c: Counts): number => (c.inputs === 0 ? 0 : Math.round((c.flagged / c.inputs) * 10_000) / 10_000);

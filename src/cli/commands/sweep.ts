@@ -1,10 +1,9 @@
 /**
  * `trc sweep [--store PATH] [--json]`: delete expired handles and stored results.
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseFlags } from '../flags.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
+import { openExistingStore, storePath } from '../store.js';
 
 const HELP = `trc sweep — delete expired handles and stored results
 
@@ -26,13 +25,8 @@ Exit codes: 0 swept (also when nothing had expired), 2 usage error or no store.`
 async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags({ args: [...argv], options: { store: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  const path = resolve(io.cwd, values.store ?? io.env['TRC_STORE'] ?? '.trc/trc.sqlite');
-  if (!existsSync(path)) {
-    println(io.stderr, `trc sweep: no store at ${path} (use --store PATH or TRC_STORE)`);
-    return 2;
-  }
-  const { openSqliteStore } = await import('../../store/sqlite/index.js');
-  const store = await openSqliteStore({ path });
+  const path = storePath(values.store, io);
+  const store = await openExistingStore(path);
   try {
     const swept = await store.sweepExpired(new Date().toISOString());
     println(io.stdout, values.json === true ? JSON.stringify(swept) : `deleted ${swept.handles} expired handle(s) and ${swept.resources} expired stored result(s) from ${path}`);

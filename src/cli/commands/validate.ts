@@ -2,12 +2,12 @@
  * `trc validate [FILE|-] [--json] [--minimal]`: check one envelope or a JSONL stream of them.
  */
 import { once } from 'node:events';
-import { open } from 'node:fs/promises';
-import type { Readable, Writable } from 'node:stream';
-import { createInterface } from 'node:readline';
-import { parseJson, validate, type Finding, type Profile } from '../../contract/index.js';
+import type { Writable } from 'node:stream';
+import { parseJson, validateText, type Finding, type Profile, type TextValidation } from '../../contract/index.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 import { parseFlags } from '../flags.js';
+import { InputError, InputTooLargeError, MAX_JSON_BYTES, firstInvalidUtf8, formatBytes, openInput, skipUtf8Bom, type OpenedInput } from '../input.js';
+import { readLines } from '../line-reader.js';
 
 const HELP = `Usage: trc validate [FILE...|-] [--json] [--minimal]
 
@@ -19,7 +19,13 @@ Input (each FILE in turn, or stdin when FILE is "-" or absent) is either
   - one JSON document holding one envelope (may span many lines), or
   - JSONL: one envelope per line (blank lines are skipped).
 The format is detected: a first line that is JSON on its own means JSONL. JSONL is read
-line by line, so inputs larger than memory are fine.
+line by line, so inputs larger than memory are fine; one line (or a whole document) may
+hold up to ${formatBytes(MAX_JSON_BYTES)}. The text must be UTF-8 (a byte order mark is
+skipped); UTF-16 is refused.
+
+Numbers a double cannot hold (1e400, integers beyond 2^53 that would print differently,
+more digits than a double keeps) are errors, rule JSON.number-not-exact, at their pointer:
+every JavaScript reader would change them silently. Send them as strings.
 
 Output, per envelope:
   <source>[:<line>]  OK                         valid (warnings, if any, are listed)
@@ -36,7 +42,8 @@ Options:
 Exit codes:
   0  every envelope is valid (warnings allowed)
   1  at least one envelope breaks the contract
-  2  usage error, unreadable input, input that is not JSON, or no envelope at all
+  2  usage error, unreadable input, input that is not JSON or not UTF-8, input over the
+     size limit, or no envelope at all
 
 Examples:
   trc validate examples/order-lookup.json
@@ -101,38 +108,64 @@ async function write(stream: Writable, text: string): Promise<void> {
   if (!stream.write(text + '\n')) await once(stream, 'drain');
 }
 
-function check(value: unknown, source: string, line: number | null, profile: Profile): EnvelopeReport {
-  const result = validate(value, { profile });
-  return { source, line, valid: result.valid, findings: result.findings };
+/** The report of one parsed envelope (numbers a double cannot hold are errors: see validateText). */
+function reportOf(checked: TextValidation & { ok: true }, source: string, line: number | null): EnvelopeReport {
+  return { source, line, valid: checked.valid, findings: checked.findings };
 }
 
+/** Where a text that JSON.parse refused stops being JSON. */
 function notJson(source: string, line: number | null, text: string, lineOffset: number): EnvelopeReport {
   const parsed = parseJson(text);
   const at = parsed.ok ? { message: 'not JSON', line: 1, column: 1 } : parsed;
+  const hint = text.includes('\u0000') ? ' (the input holds NUL bytes: UTF-16 without a byte order mark, or binary data?)' : '';
   return {
     source,
     line,
     valid: false,
-    error: { code: 'NOT_JSON', message: at.message, line: at.line + lineOffset, column: at.column },
+    error: { code: 'NOT_JSON', message: at.message + hint, line: at.line + lineOffset, column: at.column },
   };
+}
+
+/** A line whose bytes are not UTF-8, reported like text that is not JSON. */
+function notUtf8(source: string, line: number | null, bytes: Buffer, bad: number, lineNo: number): EnvelopeReport {
+  const column = bytes.subarray(0, bad).toString('utf8').length + 1;
+  const message = `invalid UTF-8: byte 0x${(bytes[bad] as number).toString(16).padStart(2, '0')} starts no valid character`;
+  return { source, line, valid: false, error: { code: 'NOT_JSON', message, line: lineNo, column } };
 }
 
 /**
  * Read `input` line by line. The first non-blank line decides the format: if it parses on its
  * own, the input is JSONL (two JSON values cannot form one document) and is streamed; if not,
- * the input is one multi-line document and must be read whole.
+ * the input is one multi-line document and must be read whole (up to the size limit).
  */
-async function run(input: Readable, source: string, profile: Profile, reporter: Reporter): Promise<void> {
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  let lineNo = 0;
+async function run(input: OpenedInput, profile: Profile, reporter: Reporter): Promise<void> {
+  const { source } = input;
   let mode: 'detect' | 'jsonl' | 'document' = 'detect';
   const held: string[] = [];
+  let heldBytes = 0;
+  let badUtf8: EnvelopeReport | undefined;
   // The first JSONL report waits for a second line: a one-line file is a plain document.
   let first: EnvelopeReport | undefined;
-  for await (let line of lines) {
-    lineNo++;
-    if (lineNo === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+  for await (const { bytes: raw, number: lineNo } of readLines(input.chunks, MAX_JSON_BYTES, source)) {
+    const bytes = lineNo === 1 ? skipUtf8Bom(raw, source) : raw;
+    const bad = firstInvalidUtf8(bytes);
+    if (bad !== -1) {
+      const report = notUtf8(source, lineNo, bytes, bad, lineNo);
+      if (mode === 'jsonl') {
+        if (first !== undefined) await reporter.emit(first);
+        first = undefined;
+        await reporter.emit(report);
+        continue;
+      }
+      // In a document (or before the format is known) the first bad byte is the report.
+      badUtf8 ??= { ...report, line: null };
+      mode = 'document';
+      continue;
+    }
+    const line = bytes.toString('utf8');
     if (mode === 'document') {
+      heldBytes += bytes.length + 1;
+      if (heldBytes > MAX_JSON_BYTES) throw new InputTooLargeError(`${source}: the document`, MAX_JSON_BYTES);
       held.push(line);
       continue;
     }
@@ -141,15 +174,16 @@ async function run(input: Readable, source: string, profile: Profile, reporter: 
       continue;
     }
     if (mode === 'detect') {
-      const parsed = parseJson(line);
-      if (!parsed.ok) {
+      const checked = validateText(line, { profile });
+      if (!checked.ok) {
         mode = 'document';
+        heldBytes += bytes.length + 1;
         held.push(line);
         continue;
       }
       mode = 'jsonl';
       held.length = 0;
-      first = check(parsed.value, source, lineNo, profile);
+      first = reportOf(checked, source, lineNo);
       continue;
     }
     if (first !== undefined) {
@@ -161,13 +195,18 @@ async function run(input: Readable, source: string, profile: Profile, reporter: 
   if (first !== undefined) await reporter.emit({ ...first, line: null });
   if (mode === 'jsonl') return;
   if (mode === 'detect') throw new InputError(`${source}: no envelope in the input (it is empty)`);
+  if (badUtf8 !== undefined) {
+    await reporter.emit(badUtf8);
+    return;
+  }
   const text = held.join('\n');
-  const parsed = parseJson(text);
-  if (parsed.ok) {
-    await reporter.emit(check(parsed.value, source, null, profile));
-  } else if (looksLikeJsonl(held)) {
+  held.length = 0;
+  const checked = validateText(text, { profile });
+  if (checked.ok) {
+    await reporter.emit(reportOf(checked, source, null));
+  } else if (looksLikeJsonl(text.split('\n'))) {
     // JSONL whose first line is broken: report line by line rather than one document error.
-    for (const [i, l] of held.entries()) {
+    for (const [i, l] of text.split('\n').entries()) {
       if (l.trim() !== '') await reporter.emit(jsonlLine(l, i + 1, source, profile));
     }
   } else {
@@ -176,8 +215,8 @@ async function run(input: Readable, source: string, profile: Profile, reporter: 
 }
 
 function jsonlLine(line: string, lineNo: number, source: string, profile: Profile): EnvelopeReport {
-  const parsed = parseJson(line);
-  return parsed.ok ? check(parsed.value, source, lineNo, profile) : notJson(source, lineNo, line, lineNo - 1);
+  const checked = validateText(line, { profile });
+  return checked.ok ? reportOf(checked, source, lineNo) : notJson(source, lineNo, line, lineNo - 1);
 }
 
 /** Most non-blank lines (and at least two) are JSON objects on their own. */
@@ -191,26 +230,6 @@ function looksLikeJsonl(lines: readonly string[]): boolean {
     if (t.startsWith('{') && t.endsWith('}') && parseJson(t).ok) objects++;
   }
   return objects >= 2 && objects * 2 > nonBlank;
-}
-
-/** Input that cannot be read: exit code 2 with a message, not a stack trace. */
-class InputError extends Error {}
-
-async function openInput(file: string, io: CliIO): Promise<{ stream: Readable; source: string; close: () => Promise<void> }> {
-  if (file === '-') return { stream: io.stdin, source: '<stdin>', close: async () => undefined };
-  try {
-    const handle = await open(file, 'r');
-    const stat = await handle.stat();
-    if (stat.isDirectory()) {
-      await handle.close();
-      throw new InputError(`cannot read ${file}: it is a directory`);
-    }
-    return { stream: handle.createReadStream({ encoding: 'utf8' }), source: file, close: () => handle.close().catch(() => undefined) };
-  } catch (cause) {
-    if (cause instanceof InputError) throw cause;
-    const code = (cause as NodeJS.ErrnoException).code ?? '';
-    throw new InputError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (cause as Error).message}`);
-  }
 }
 
 /** `trc validate`. */
@@ -242,7 +261,7 @@ export const command: Command = {
         continue;
       }
       try {
-        await run(input.stream, input.source, profile, reporter);
+        await run(input, profile, reporter);
       } catch (cause) {
         const message = cause instanceof InputError ? cause.message : `cannot read ${input.source}: ${(cause as Error).message}`;
         println(io.stderr, `trc validate: ${message}`);

@@ -1,0 +1,63 @@
+/**
+ * The SQLite store of the CLI commands: where it is (`--store PATH`, else `TRC_STORE`, else
+ * `./.trc/trc.sqlite`), and opening it. Commands that only read a store (or clean one up)
+ * refuse a missing one instead of creating it; `trc fit` and the gateway create theirs.
+ */
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { Store } from '../store/index.js';
+import { InputError } from './input.js';
+import type { CliIO } from './io.js';
+
+/** The default store, relative to the working directory. */
+export const DEFAULT_CLI_STORE = '.trc/trc.sqlite';
+
+/**
+ * The store path of a command: `--store PATH`, else `$TRC_STORE`, else `./.trc/trc.sqlite`.
+ * @example storePath(undefined, io) // '/work/.trc/trc.sqlite'
+ */
+export function storePath(flag: string | undefined, io: CliIO): string {
+  const env = io.env['TRC_STORE'];
+  const chosen = flag !== undefined && flag !== '' ? flag : env !== undefined && env !== '' ? env : DEFAULT_CLI_STORE;
+  return chosen === ':memory:' ? chosen : resolve(io.cwd, chosen);
+}
+
+async function open(path: string): Promise<Store> {
+  const { openSqliteStore } = await import('../store/sqlite/index.js');
+  try {
+    return await openSqliteStore({ path });
+  } catch (cause) {
+    // The driver's reason ("file is not a database") is the useful part.
+    const why = (cause as { cause?: Error }).cause?.message ?? (cause as Error).message;
+    throw new InputError(`cannot open the store ${path}: ${why}`);
+  }
+}
+
+/**
+ * Open an existing store; a missing one is an {@link InputError}, never created.
+ * @example const store = await openExistingStore(storePath(values.store, io));
+ */
+export async function openExistingStore(path: string): Promise<Store> {
+  if (path !== ':memory:') {
+    let isDirectory = false;
+    try {
+      isDirectory = (await stat(path)).isDirectory();
+    } catch {
+      throw new InputError(`no store at ${path} (use --store PATH or TRC_STORE)`);
+    }
+    if (isDirectory) throw new InputError(`the store ${path} is a directory, not an SQLite file`);
+  }
+  return open(path);
+}
+
+/** Open the store, creating it (and its directory) when it does not exist. */
+export async function openOrCreateStore(path: string): Promise<Store> {
+  if (path !== ':memory:') {
+    try {
+      await mkdir(dirname(path), { recursive: true });
+    } catch (cause) {
+      throw new InputError(`cannot create the store's directory ${dirname(path)}: ${(cause as Error).message}`);
+    }
+  }
+  return open(path);
+}
