@@ -1,0 +1,145 @@
+/**
+ * Secret masking over a whole envelope (SPEC T6): every string and every object key that a
+ * model may read or a store may keep — data, error, summary, warnings, completeness cursors,
+ * untrusted text, evidence, state and memory write-back, presentation, extensions. A value
+ * whose key names a secret (`password`, `api_key`, …) is masked whole. Copy-on-write: an
+ * envelope without secrets comes back as the very same object.
+ */
+import type { Envelope } from '../contract/index.js';
+import { isSecretName, maskSecrets } from './secrets.js';
+
+/** What {@link maskEnvelope} did. */
+export interface EnvelopeMask {
+  readonly envelope: Envelope;
+  /** Envelope pointers of the strings (or keys) in which secrets were masked. */
+  readonly masked: readonly string[];
+}
+
+const NAMED = '[redacted:named_secret]';
+// Fields that hold only the library's own identifiers, digests and enums.
+const SKIP = new Set(['contract_version', 'call', 'status', 'result_digest', 'resources', 'side_effect']);
+
+const names = new Map<string, boolean>();
+function secretKey(key: string): boolean {
+  let hit = names.get(key);
+  if (hit === undefined) {
+    hit = isSecretName(key);
+    if (names.size > 10_000) names.clear();
+    names.set(key, hit);
+  }
+  return hit;
+}
+
+/**
+ * Cheap pre-check: a secret needs a run of 16 key characters, an assignment or URL separator
+ * (`=`, `:`), an invisible character, or a PEM dash run. Most strings have none of them.
+ */
+function mayHoldSecret(s: string): boolean {
+  if (s.length < 5) return false;
+  let run = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x3a || c === 0x3d || c >= 0x80) return true;
+    const key = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x5f || c === 0x2e || c === 0x2f || c === 0x2b;
+    run = key ? run + 1 : 0;
+    if (run >= 16) return true;
+  }
+  return false;
+}
+
+/**
+ * Mask the secrets of one string.
+ * @example maskText('DB_PASSWORD=hunter22') // 'DB_PASSWORD=[redacted:named_secret]'
+ */
+export function maskText(s: string): string {
+  return mayHoldSecret(s) ? maskSecrets(s).text : s;
+}
+
+/** A JSON value with its secrets masked; the same reference when nothing changed. */
+export function maskValue(value: unknown, report?: (path: readonly string[]) => void): unknown {
+  const path: string[] = [];
+  const walk = (v: unknown, secret: boolean): unknown => {
+    if (typeof v === 'string') {
+      if (secret) {
+        if (v === '' || v.startsWith('[redacted')) return v;
+        report?.(path);
+        // Say what it was when it is recognizable; a value under a secret's name goes whole regardless.
+        const m = maskText(v);
+        return m !== v && m.startsWith('[redacted:') && m.endsWith(']') && !m.slice(1, -1).includes('[') ? m : NAMED;
+      }
+      const m = maskText(v);
+      if (m !== v) report?.(path);
+      return m;
+    }
+    if (v === null || typeof v !== 'object') return v;
+    if (Array.isArray(v)) {
+      let out: unknown[] | null = null;
+      for (let i = 0; i < v.length; i++) {
+        path.push(String(i));
+        const item = walk(v[i], secret);
+        path.pop();
+        if (item !== v[i]) (out ??= v.slice())[i] = item;
+      }
+      return out ?? v;
+    }
+    const obj = v as Record<string, unknown>;
+    let out: Record<string, unknown> | null = null;
+    const keys = Object.keys(obj);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as string;
+      path.push(k);
+      const key = maskText(k);
+      const item = walk(obj[k], secret || secretKey(k));
+      if (key !== k) report?.(path);
+      path.pop();
+      if (out === null && (key !== k || item !== obj[k])) {
+        out = {};
+        for (let j = 0; j < i; j++) define(out, keys[j] as string, obj[keys[j] as string]);
+      }
+      if (out !== null) define(out, key, item);
+    }
+    return out ?? v;
+  };
+  return walk(value, false);
+}
+
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  // defineProperty, not assignment: a key named __proto__ must stay an own data property.
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+const escape = (t: string) => t.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Mask secrets everywhere in an envelope except its own identifiers (call block, digest,
+ * stored-resource references). The input is not modified.
+ * @example maskEnvelope(env).envelope.error?.message // '… [redacted:openai_api_key] …'
+ */
+export function maskEnvelope(envelope: Envelope): EnvelopeMask {
+  const masked: string[] = [];
+  let out: Record<string, unknown> | null = null;
+  const src = envelope as unknown as Record<string, unknown>;
+  for (const key of Object.keys(src)) {
+    if (SKIP.has(key)) continue;
+    const before = src[key];
+    if (before === null || before === undefined || typeof before === 'number' || typeof before === 'boolean') continue;
+    if (key === 'provenance') {
+      // Its timestamps are ours; its source id may be a URL with credentials.
+      const p = before as NonNullable<Envelope['provenance']>;
+      const id = maskText(p.source_id);
+      if (id !== p.source_id) {
+        masked.push('/provenance/source_id');
+        (out ??= { ...src })[key] = { ...p, source_id: id };
+      }
+      continue;
+    }
+    let after = maskValue(before, (path) => masked.push(`/${key}${path.map((t) => '/' + escape(t)).join('')}`));
+    if (after !== before && key === 'untrusted_content' && Array.isArray(after)) {
+      // Detection spans are offsets into the text; a masked text no longer has them.
+      const old = before as Envelope['untrusted_content'] & object;
+      after = after.map((u: NonNullable<Envelope['untrusted_content']>[number], i) => (u.text !== old[i]?.text && (u.spans ?? []).length > 0 ? { ...u, spans: [] } : u));
+    }
+    if (after !== before) (out ??= { ...src })[key] = after;
+  }
+  return { envelope: (out ?? envelope) as unknown as Envelope, masked };
+}
