@@ -3,6 +3,7 @@
  * them later from the store alone.
  */
 import { sha256Hex, type Envelope, type Finding } from '../contract/index.js';
+import { maskValue } from '../trust/index.js';
 import type { AuditRecord } from '../store/types.js';
 
 /** Free-text notes per layer, collected while the call runs. */
@@ -53,6 +54,11 @@ export interface CallAuditDetail {
     readonly hazards: readonly string[];
   };
   readonly notes: LayerNotes;
+  /**
+   * Where the call came in (a gateway session and upstream, a framework wrapper) and what that
+   * edge alone saw (an upstream's stderr, protocol noise), masked. Absent for in-process calls.
+   */
+  readonly edge?: Readonly<Record<string, unknown>>;
 }
 
 /** Input of {@link buildAuditRecord}. */
@@ -64,8 +70,9 @@ export interface AuditInput {
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly envelope: Envelope;
-  readonly detail: Omit<CallAuditDetail, 'kind' | 'model' | 'contract' | 'notes'> & { contract: Omit<CallAuditDetail['contract'], 'status' | 'completeness'> };
+  readonly detail: Omit<CallAuditDetail, 'kind' | 'model' | 'contract' | 'notes' | 'edge'> & { contract: Omit<CallAuditDetail['contract'], 'status' | 'completeness'> };
   readonly notes: LayerNotes;
+  readonly edge?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** Hazards for the model's reading, derived from the envelope (D1 layer 4). */
@@ -101,7 +108,9 @@ export function buildAuditEntry(input: AuditInput): { record: AuditRecord; detai
     execution: input.detail.execution,
     contract: { valid: input.detail.contract.valid, replaced: input.detail.contract.replaced, findings: input.detail.contract.findings, status: env.status, completeness: env.completeness?.state ?? null },
     model: { hazards: modelHazards(env) },
-    notes: input.notes,
+    // Notes quote what stages saw (upstream messages, pointers): stored text is masked like the envelope.
+    notes: maskValue(input.notes) as LayerNotes,
+    ...(input.edge === undefined ? {} : { edge: maskValue(input.edge) as Record<string, unknown> }),
   };
   // SHA-256 of the envelope's JSON exactly as returned and recorded (key order survives the
   // store's JSON round trip), so a stored envelope can be checked against it. The data inside

@@ -1,59 +1,60 @@
 /**
- * A contract-aware server (e.g. one rendered by `toMcpResult`) sends its whole envelope under
- * `_meta`. It is adopted only when it is valid and agrees with the wire result; even then the
- * call block is the caller's (P1), the server's text is re-isolated unless the server is
- * trusted, and E7 findings made on the wire result are kept.
+ * A contract-aware server sends its whole envelope under `_meta["dev.tool-result-contract/envelope"]`.
+ * From a server the operator did not mark trusted it is input to check, never truth: it is
+ * validated and compared with the wire result, and the finding goes to the audit notes. From a
+ * trusted server a valid envelope that agrees with the wire result is adopted (its
+ * completeness, evidence, provenance); the call block, the side effect and the model-facing
+ * presentation stay the pipeline's own.
  */
-import { canonicalJson, validate, type Envelope, type SideEffect } from '../../contract/index.js';
-import { isErrorStatus } from '../shared/index.js';
-import type { IsolateHook } from './types.js';
+import { canonicalJson, digest, validate, type Envelope } from '../contract/index.js';
+import { modelView } from '../trust/index.js';
 
 /** What the wire result said, to cross-check the embedded envelope against. */
 export interface WireFacts {
   readonly isError: boolean;
   readonly structured: Record<string, unknown> | undefined;
   readonly trusted: boolean;
-  readonly isolate: IsolateHook;
-  readonly sideEffect: SideEffect | undefined;
 }
 
-/** Return the envelope to use: the embedded one when it checks out, else `wire` plus a warning. */
-export function adoptEmbeddedEnvelope(wire: Envelope, embedded: unknown, facts: WireFacts): Envelope {
-  const reject = (message: string): Envelope => ({
-    ...wire,
-    warnings: [...wire.warnings, { code: 'MCP_META_ENVELOPE_IGNORED', message }],
-  });
+/** The envelope to continue with and what the audit should say about the embedded one. */
+export interface EmbeddedCheck {
+  readonly envelope: Envelope;
+  /** True when the server's envelope was adopted (trusted, valid, agreeing). */
+  readonly adopted: boolean;
+  readonly note: string;
+}
+
+/** Return the wire envelope, or (trusted server only) the agreeing embedded one. */
+export function checkEmbeddedEnvelope(wire: Envelope, embedded: unknown, facts: WireFacts): EmbeddedCheck {
   const v = validate(embedded);
   if (!v.valid) {
     const first = v.findings.find((f) => f.severity === 'error');
-    return reject(`the envelope in _meta is not valid (${first?.rule ?? 'SCHEMA'} at ${first?.pointer || '(root)'}); the wire result was used`);
+    return { envelope: wire, adopted: false, note: `the server's own envelope in _meta is not valid (${first?.rule ?? 'SCHEMA'} at ${first?.pointer || '(root)'}): ignored` };
   }
   const env = embedded as Envelope;
-  if (isErrorStatus(env) !== facts.isError) {
-    return reject(`the envelope in _meta says "${env.status}" but isError is ${facts.isError}; the wire result was used`);
+  const errorStatus = env.status === 'failed' || env.status === 'unknown';
+  if (errorStatus !== facts.isError) return { envelope: wire, adopted: false, note: `the server's own envelope says "${env.status}" but isError is ${facts.isError}: ignored` };
+  // A trc renderer sends what the model may see of the data (regions as references) as structured content.
+  if (!facts.isError && facts.structured !== undefined && !sameJson(env.data, facts.structured) && !sameJson(modelView(env)['data'], facts.structured)) {
+    return { envelope: wire, adopted: false, note: "the server's own envelope carries other data than structuredContent: ignored" };
   }
-  if (!facts.isError && facts.structured !== undefined && !sameJson(env.data, facts.structured)) {
-    return reject('the envelope in _meta carries other data than structuredContent; the wire result was used');
-  }
-  const untrusted = facts.trusted
-    ? env.untrusted_content
-    : env.untrusted_content?.map((u) =>
-        facts.isolate(u.text, {
-          content_id: u.content_id,
-          mime_type: u.mime_type,
-          source: typeof u.source === 'string' ? { type: 'mcp', name: u.source } : { ...u.source, name: u.source.name ?? u.source.type },
-          origin: u.origin ?? '/untrusted_content',
-        }),
-      );
-  const citable = wire.citable === false ? false : env.citable;
-  const { citable: _c, untrusted_content: _u, ...rest } = env;
-  return {
+  if (!facts.trusted) return { envelope: wire, adopted: false, note: "the server's own envelope agrees with the wire result; not adopted (the server is not trusted)" };
+  // The server's envelope as it stated it; the call block is the caller's (P1), the model-facing
+  // presentation the pipeline's own, and the wire's findings (E7, hints) are kept.
+  const { citable: _c, untrusted_content: _u, presentation: _p, call: _call, result_digest: _d, ...rest } = env;
+  const adopted: Envelope = {
     ...rest,
     call: wire.call,
-    ...(untrusted === undefined ? {} : { untrusted_content: untrusted }),
-    ...(citable === undefined ? {} : { citable }),
-    ...(facts.sideEffect === undefined ? {} : { side_effect: facts.sideEffect }),
     warnings: [...env.warnings, ...wire.warnings],
+    untrusted_content: [...(env.untrusted_content ?? []), ...(wire.untrusted_content ?? []).filter((u) => !(env.untrusted_content ?? []).some((e) => e.content_id === u.content_id || (e.origin !== undefined && e.origin === u.origin)))],
+    ...(wire.citable === false || env.citable === false ? { citable: false } : {}),
+    ...(wire.tool_hints === undefined ? {} : { tool_hints: wire.tool_hints }),
+  };
+  adopted.result_digest = digest(adopted.data);
+  return {
+    envelope: adopted,
+    adopted: true,
+    note: "the trusted server's own envelope agrees with the wire result: adopted",
   };
 }
 

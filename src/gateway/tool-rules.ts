@@ -1,70 +1,73 @@
 /**
- * The effective policy of one upstream tool: configuration first; MCP annotations only count
- * when the upstream is marked `trusted` (SPEC T5), and even then never over explicit config.
+ * The rules of one upstream tool, compiled from the configuration into the executor's
+ * `ToolRules`: global defaults, the upstream's defaults and the tool's own entry; MCP annotations
+ * count only when the upstream is marked `trusted` (SPEC T5), and even then never over explicit
+ * configuration. Compiled once per listing entry.
  */
+import { UNTRUSTED_SOURCE_TYPES, outputCheckFor, underData, type McpListing, type ToolRules } from '../executor/index.js';
 import type { GatewayConfig, ToolPolicy, UpstreamConfig } from './config.js';
-
-/** What the gateway enforces for one tool. */
-export interface EffectivePolicy {
-  readonly effect: 'read' | 'write';
-  /** Where `effect` came from, for the audit trail. */
-  readonly effectSource: 'config' | 'annotation' | 'default';
-  readonly idempotent: boolean;
-  /** The upstream deduplicates on the idempotency key (sent in `_meta`). */
-  readonly honoursKey: boolean;
-  readonly reconcile: { readonly tool: string; readonly args?: Record<string, unknown> } | null;
-  readonly untrustedFields: readonly string[];
-  readonly visibility: Readonly<Record<string, 'model' | 'user' | 'internal'>>;
-  readonly maxBytes: number;
-  readonly maxTokens: number | null;
-  readonly risk: 'low' | 'medium' | 'high' | 'critical';
-  readonly confirmationRequired: boolean;
-  readonly timeoutMs: number;
-  readonly sourceType: string;
-}
 
 /** Budget used when nothing is configured: results above this are externalized. */
 export const DEFAULT_MAX_BYTES = 64 * 1024;
 /** Deadline used when nothing is configured. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Lifetime of stored results and handles when nothing is configured. */
+const DEFAULT_TTL_SECONDS = 3600;
 
-interface Annotations {
-  readonly readOnlyHint?: unknown;
-  readonly destructiveHint?: unknown;
-  readonly idempotentHint?: unknown;
-}
+/** How a client confirms a call held for confirmation (edge-specific words of the policy's reason). */
+export const confirmHow = (metaKey: string) => `repeat the call with _meta["${metaKey}"] = true once the user agreed`;
+
+
+const cache = new WeakMap<UpstreamConfig, Map<string, { listing: McpListing | undefined; rules: ToolRules }>>();
 
 /**
- * Merge global defaults, upstream defaults, the tool's own entry and (for trusted upstreams)
- * its annotations.
- * @example resolveToolPolicy({}, { name: 'fs', command: 'x', trusted: true }, 'read_file', { readOnlyHint: true }).effect // 'read'
+ * The rules of `tool` (as the client names it; `upstreamTool` on the upstream).
+ * @example toolRulesFor({}, { name: 'fs', command: 'x', trusted: true }, 'read_file', 'read_file', { name: 'read_file', annotations: { readOnlyHint: true } }, 'k').effect // 'read'
  */
-export function resolveToolPolicy(config: GatewayConfig, upstream: UpstreamConfig, tool: string, annotations: Annotations | undefined): EffectivePolicy {
-  const merged: ToolPolicy = { ...config.defaults, ...upstream.defaults, ...upstream.tools?.[tool] };
+export function toolRulesFor(config: GatewayConfig, upstream: UpstreamConfig, tool: string, upstreamTool: string, listing: McpListing | undefined, confirmMetaKey: string): ToolRules {
+  let perUpstream = cache.get(upstream);
+  if (perUpstream === undefined) cache.set(upstream, (perUpstream = new Map()));
+  const hit = perUpstream.get(tool);
+  if (hit !== undefined && hit.listing === listing) return hit.rules;
+  const merged: ToolPolicy = { ...config.defaults, ...upstream.defaults, ...upstream.tools?.[upstreamTool] };
+  const annotations = listing?.annotations;
+  const trusted = upstream.trusted === true;
   let effect: 'read' | 'write' = 'write';
-  let effectSource: EffectivePolicy['effectSource'] = 'default';
-  let idempotent = merged.idempotent;
+  let effectSource: ToolRules['effectSource'] = 'default';
   if (merged.effect !== undefined) {
     effect = merged.effect;
-    effectSource = 'config';
-  } else if (upstream.trusted === true && annotations?.readOnlyHint === true) {
+    effectSource = 'declared';
+  } else if (trusted && annotations?.['readOnlyHint'] === true) {
     effect = 'read';
     effectSource = 'annotation';
   }
-  if (idempotent === undefined && upstream.trusted === true && annotations?.idempotentHint === true) idempotent = true;
-  return {
+  const idempotent = merged.idempotent ?? (trusted && annotations?.['idempotentHint'] === true ? true : effect === 'read');
+  const sourceType = merged.source_type ?? 'mcp';
+  const rules: ToolRules = {
+    name: tool,
     effect,
     effectSource,
-    idempotent: idempotent ?? effect === 'read',
-    honoursKey: merged.honours_key ?? false,
-    reconcile: merged.reconcile ?? null,
-    untrustedFields: merged.untrusted_fields ?? [],
-    visibility: merged.visibility ?? {},
-    maxBytes: merged.budget?.max_bytes ?? DEFAULT_MAX_BYTES,
-    maxTokens: merged.budget?.max_tokens ?? null,
+    operation: effect === 'write' ? upstreamTool : 'read',
     risk: merged.risk ?? (effect === 'write' ? 'medium' : 'low'),
-    confirmationRequired: merged.confirmation_required ?? false,
+    confirmation: { required: merged.confirmation_required ?? false, how: confirmHow(confirmMetaKey) },
+    idempotent,
+    honoursKey: merged.honours_key ?? false,
+    // The gateway's invoker says when the request was handed to the upstream transport.
+    reportsSend: true,
+    reconcile: merged.reconcile === undefined
+      ? { available: false, queryTool: 'manual' }
+      : { available: true, queryTool: merged.reconcile.tool, queryArgs: merged.reconcile.args ?? { idempotency_key: '$key' } },
+    untrusted: (merged.untrusted_fields ?? []).map(underData),
+    trusted: [],
+    sourceUntrusted: UNTRUSTED_SOURCE_TYPES.includes(sourceType),
+    visibility: Object.fromEntries(Object.entries(merged.visibility ?? {}).map(([p, v]) => [underData(p), v])),
+    budget: { maxBytes: merged.budget?.max_bytes ?? DEFAULT_MAX_BYTES, ...(merged.budget?.max_tokens === undefined ? {} : { maxTokens: merged.budget.max_tokens }) },
+    validateInput: null,
+    validateOutput: outputCheckFor(listing?.outputSchema),
+    source: { type: sourceType, id: `${upstream.name}/${upstreamTool}` },
     timeoutMs: merged.timeout_ms ?? DEFAULT_TIMEOUT_MS,
-    sourceType: merged.source_type ?? 'tool',
+    handleTtlMs: (config.handle_ttl_seconds ?? DEFAULT_TTL_SECONDS) * 1000,
   };
+  perUpstream.set(tool, { listing, rules });
+  return rules;
 }
