@@ -76,6 +76,19 @@ function unknownAfterSend(c: ClassifiedError, operation: string): ErrorInfo {
   return out;
 }
 
+/**
+ * A classified failure; a protocol error (JSON-RPC) is filed under `protocol` whatever the code
+ * (the classifier's action, e.g. fix_arguments for -32602, still says what to do), and after a
+ * declared write was sent it is ambiguous whatever the code.
+ */
+function protocolOutcome(c: ClassifiedError, sentWrite: boolean, operation: string): Classified {
+  if (c.kind !== 'protocol') return fromClassified(c);
+  const error: ErrorInfo = { ...c.error, category: 'protocol' };
+  if (c.status === 'unknown') return { kind: 'ambiguous', error: c.error };
+  if (sentWrite) return { kind: 'ambiguous', error: unknownAfterSend({ ...c, error }, operation) };
+  return { kind: 'failed', error, sideEffect: null };
+}
+
 function fromClassified(c: ClassifiedError): Classified {
   return c.status === 'unknown' ? { kind: 'ambiguous', error: c.error } : { kind: 'failed', error: c.error, sideEffect: null };
 }
@@ -172,13 +185,9 @@ export function classifyOutcome(input: ClassifyInput): Classified {
     case 'rpc_error': {
       if (rules.sourceUntrusted && o.message !== '') input.external.errorText.push(o.message);
       const c = classify({ jsonRpcError: { code: o.code, message: o.message, ...(o.data === undefined ? {} : { data: o.data }) } });
-      // A definite protocol failure is filed under `protocol` whatever the code; the classifier's
-      // action (e.g. fix_arguments for -32602) still says what to do.
-      const error: ErrorInfo = { ...c.error, ...(c.kind === 'protocol' ? { category: 'protocol' as const } : {}), jsonrpc_code: o.code };
+      const error: ErrorInfo = { ...c.error, jsonrpc_code: o.code };
       if (o.data !== undefined && error.details === undefined) error.details = { data: o.data };
-      if (c.status === 'unknown') return { kind: 'ambiguous', error };
-      if (declaredWrite && sent) return { kind: 'ambiguous', error: unknownAfterSend({ ...c, error }, rules.operation) };
-      return { kind: 'failed', error, sideEffect: null };
+      return protocolOutcome({ ...c, error }, declaredWrite && sent, rules.operation);
     }
     case 'threw': {
       if (rules.sourceUntrusted) input.external.errorText.push(...messagesOf(o.error));
@@ -187,7 +196,8 @@ export function classifyOutcome(input: ClassifyInput): Classified {
         if (write && o.error.failure.applied === 'maybe') return { kind: 'ambiguous', error: { ...error, retryable: false, kind: 'unknown_outcome' } };
         return { kind: 'failed', error, sideEffect: null };
       }
-      return fromClassified(classify(o.error));
+      // A thrown JSON-RPC error (an MCP client library's) means what the same error answered means.
+      return protocolOutcome(classify(o.error), declaredWrite && sent, rules.operation);
     }
     case 'timeout':
       return fromClassified(classify(new DOMException(`the deadline of ${o.afterMs} ms passed`, 'TimeoutError')));

@@ -76,7 +76,7 @@ export function defineTool<A = unknown, D = unknown>(spec: ToolSpec<A, D>): Tool
     idempotent: spec.idempotent === true,
     honoursKey: spec.honoursKey === true,
     reportsSend: spec.reportsSend === true,
-    reconcile: { available: spec.reconcile !== undefined, queryTool: `${spec.name}.reconcile` },
+    reconcile: { available: spec.reconcile !== undefined, queryTool: spec.reconcileTool ?? `${spec.name}.reconcile` },
     untrusted: (spec.untrusted ?? []).map(underData),
     trusted: (spec.trusted ?? []).map(underData),
     sourceUntrusted: spec.trustedText === true ? false : UNTRUSTED_SOURCE_TYPES.includes(spec.source.type),

@@ -262,13 +262,24 @@ export function trustStage(): EnvelopeStage {
 }
 
 /**
- * The model text (S7, T2): `presentation.model_content` is what every renderer shows the model —
- * the trust module's model view with the tool's visibility rules: facts without `user`-only
- * fields, external text only inside the boundary, instruction-like text withheld.
+ * The model text (S7, T2): what every renderer shows the model is the trust module's model view
+ * of the envelope — facts without `user`-only fields, external text only inside the boundary,
+ * instruction-like text withheld. A renderer computes it from the envelope alone (regions are in
+ * `untrusted_content`), except where the tool's rules hide `user`-only fields from the model:
+ * then the view is made here, with the rules, into `presentation.model_content`. (Writing the
+ * text into every envelope doubled what each call stores and cost a fifth of the executor's
+ * throughput, for a text any reader can recompute.)
  */
 export function modelTextStage(): EnvelopeStage {
   return (envelope, ctx) => {
-    const { view } = modelProjection(envelope, { visibility: visibilityOf(ctx.tool), masked: true });
+    const compiled = visibilityOf(ctx.tool);
+    if (compiled === null || !compiled.fields.some((f) => f.level === 'user')) {
+      // A presentation someone else wrote (a tool, a custom stage) is not the model text.
+      if (envelope.presentation === undefined) return envelope;
+      const { presentation: _p, ...rest } = envelope;
+      return rest;
+    }
+    const { view } = modelProjection(envelope, { visibility: compiled, masked: true });
     return withPresentation(envelope, JSON.stringify(view));
   };
 }

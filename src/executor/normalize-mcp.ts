@@ -131,7 +131,7 @@ export function normalizeMcp(input: McpInput): McpNormalized {
     side_effect = { occurred: false, possibly_occurred: true, operation: rules.operation };
     warnings.push({ code: 'EFFECT_UNDECLARED', message: `the effect of ${rules.name} is not configured (annotations of an untrusted server are only hints); it is handled as a possible write` });
   } else {
-    side_effect = { occurred: true, operation: rules.operation, external_id: externalIdOf(structured) ?? `idempotency:${input.idempotencyKey ?? input.call.call_id}`, idempotency_key: input.idempotencyKey };
+    side_effect = { occurred: true, operation: rules.operation, external_id: externalIdOf(structured) ?? `idempotency:${input.idempotencyKey ?? input.call.call_id}`, idempotency_key: input.idempotencyKey, committed_at: null };
   }
   let env: Envelope = {
     contract_version: CONTRACT_VERSION,

@@ -49,7 +49,7 @@ export function normalizeValue(input: ValueInput): { ok: true; envelope: Envelop
   const { rules } = input;
   const side_effect: SideEffect = rules.effect === 'read'
     ? { occurred: false, operation: 'read' }
-    : { occurred: true, operation: rules.operation, external_id: externalIdOf(data) ?? `idempotency:${input.idempotencyKey ?? input.call.call_id}`, idempotency_key: input.idempotencyKey };
+    : { occurred: true, operation: rules.operation, external_id: externalIdOf(data) ?? `idempotency:${input.idempotencyKey ?? input.call.call_id}`, idempotency_key: input.idempotencyKey, committed_at: null };
   let result_digest: string;
   try {
     result_digest = digest(data);

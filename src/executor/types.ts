@@ -92,6 +92,8 @@ export interface ToolSpec<A = unknown, D = unknown> {
   readonly reportsSend?: boolean;
   /** Look the key up downstream after a timeout or crash (W2). */
   readonly reconcile?: (key: string, ctx: { signal: AbortSignal }) => Promise<ReconcileLookup>;
+  /** How a caller queries that lookup, named in the `reconciliation` block (default `<name>.reconcile`). */
+  readonly reconcileTool?: string;
   readonly timeoutMs: number;
   /** Where results come from (S6), e.g. `{ type: 'database', id: 'orders.primary' }`. */
   readonly source: { readonly type: string; readonly id: string };

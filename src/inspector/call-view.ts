@@ -6,7 +6,7 @@
  * reading the store.
  */
 import { validate, type Envelope, type ValidationResult } from '../contract/index.js';
-import { diagnose, type Diagnosis } from '../executor/index.js';
+import { diagnose, renderModelText, type Diagnosis } from '../executor/index.js';
 import type { AuditRecord, Store } from '../store/index.js';
 
 /** One line of the call list. */
@@ -85,12 +85,19 @@ export async function viewCall(store: Store, callId: string): Promise<CallView |
   if (record === null) return null;
   const env = envelopeOf(record);
   const edge = detailOf(record).edge;
-  const modelText = env?.presentation?.model_content;
+  // The pipeline's presentation when it made one (user-only fields hidden by the tool's rules),
+  // else the same model view every renderer computed from this very envelope.
+  let modelText: string | null = null;
+  try {
+    modelText = env === null ? null : renderModelText(env);
+  } catch {
+    modelText = null;
+  }
   return {
     record,
     diagnosis: await diagnose(callId, store),
     validation: env === null ? null : validate(env),
-    model_text: typeof modelText === 'string' ? modelText : null,
+    model_text: modelText,
     edge: edge === undefined || typeof edge.kind !== 'string' ? null : [edge.kind, edge.transport ?? edge.framework].filter((x) => typeof x === 'string').join(' over '),
     untrusted: untrustedOf(env).map((u) => ({
       content_id: u.content_id,

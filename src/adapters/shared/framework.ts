@@ -42,6 +42,8 @@ export interface WrapperOptions {
   readonly idempotencyKey?: (input: never) => string;
   /** Look a key up downstream after a lost answer (W2). */
   readonly reconcile?: (key: string, ctx: { signal: AbortSignal }) => Promise<ReconcileLookup>;
+  /** How a caller queries that lookup, named in the `reconciliation` block (default `<name>.reconcile`). */
+  readonly reconcileTool?: string;
   /** Running twice has the effect of running once. */
   readonly idempotent?: boolean;
   /** The downstream deduplicates on the idempotency key. */
@@ -92,7 +94,7 @@ export function frameworkRules(name: string, options: WrapperOptions): ToolRules
     idempotent: options.idempotent === true,
     honoursKey: options.honoursKey === true,
     reportsSend: false,
-    reconcile: { available: options.reconcile !== undefined, queryTool: `${name}.reconcile` },
+    reconcile: { available: options.reconcile !== undefined, queryTool: options.reconcileTool ?? `${name}.reconcile` },
     untrusted: (options.untrusted ?? []).map(underData),
     trusted: (options.trusted ?? []).map(underData),
     sourceUntrusted: options.trustedText !== true,
