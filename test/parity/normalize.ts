@@ -44,7 +44,8 @@ export function normalizeEnvelope(env: Envelope): unknown {
     if (ev.source !== undefined) ev.source = '<source>';
     if (ev.locator?.response_path !== undefined) ev.locator = { ...ev.locator, response_path: '<wire path>' };
     // Fitting moves the wire path aside when the evidence now points into the stored copy.
-    if (ev.locator?.['upstream_response_path'] !== undefined) ev.locator = { ...ev.locator, upstream_response_path: '<wire path>' };
+    const locator = ev.locator as Record<string, unknown> | undefined;
+    if (locator?.['upstream_response_path'] !== undefined) locator['upstream_response_path'] = '<wire path>';
   }
   delete e.tool_hints;
   if (e.extensions !== undefined) {
@@ -52,7 +53,6 @@ export function normalizeEnvelope(env: Envelope): unknown {
     if (Object.keys(rest).length === 0) delete e.extensions;
     else e.extensions = rest;
   }
-  e.resources = e.resources?.map((r) => ({ ...r, bytes: -1, sha256: '<raw copy>', mime_type: '<raw copy>' }));
-  if (e.resources === undefined) delete e.resources;
+  if (e.resources !== undefined) e.resources = e.resources.map((r) => ({ ...r, bytes: -1, sha256: '<raw copy>', mime_type: '<raw copy>' }));
   return walk(e, ids);
 }
