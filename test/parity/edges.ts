@@ -44,7 +44,7 @@ export interface Behaviour {
   readonly policy?: { readonly visibility?: Record<string, 'model' | 'user' | 'internal'>; readonly untrusted_fields?: string[]; readonly source_type?: string };
   readonly result: { readonly type: string; readonly data?: unknown; readonly blocks?: Record<string, unknown>[]; readonly text?: string; readonly payload?: Record<string, unknown>; readonly code?: number; readonly message?: string };
 }
-export const behaviours = BEHAVIOURS as readonly Behaviour[];
+export const behaviours = BEHAVIOURS as unknown as readonly Behaviour[];
 
 /** The calls of one behaviour: args and (for writes) the idempotency key. */
 export function callsOf(b: Behaviour): { args: Record<string, unknown>; key?: string }[] {
@@ -243,7 +243,8 @@ export function frameworkEdge(kind: 'ai-sdk' | 'langchain' | 'openai-agents', st
     const run = (args: Record<string, unknown>, signal: AbortSignal) => behave(b, args, c.key ?? '', state, signal, (data) => data);
     const callId = `fw_${n++}`;
     if (kind === 'ai-sdk') {
-      const t = aiEnvelopeTool(b.name, aiTool({ description: b.name, inputSchema: jsonSchema(b.effect === 'write' ? writeInput : readInput), execute: (input: Record<string, unknown>, o) => run(input, o.abortSignal ?? new AbortController().signal) }), options);
+      const original = aiTool({ description: b.name, inputSchema: jsonSchema<Record<string, unknown>>(b.effect === 'write' ? writeInput : readInput), execute: (input: Record<string, unknown>, o: { abortSignal?: AbortSignal }) => run(input, o.abortSignal ?? new AbortController().signal) } as never);
+      const t = aiEnvelopeTool(b.name, original, options);
       return (await t.execute?.(c.args as never, { toolCallId: callId, messages: [] })) as Envelope;
     }
     if (kind === 'langchain') {
