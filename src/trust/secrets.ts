@@ -91,7 +91,10 @@ function classifyRun(text: string, run: string, s: number): SecretKind | undefin
   return undefined;
 }
 
-/** Runs of key characters, each also tried after every `=` it contains (`NAME=sk-…`). */
+/**
+ * Runs of key characters, each also tried after every `=` or `/` it contains (`NAME=sk-…`, a
+ * secret inside a path or a JSON Pointer such as `/data/ghp_…`).
+ */
 function keyRuns(text: string, out: SecretMatch[]): void {
   const n = text.length;
   let i = 0;
@@ -110,8 +113,9 @@ function keyRuns(text: string, out: SecretMatch[]): void {
         const kind = classifyRun(text, text.slice(from, e), from);
         if (kind !== undefined) { out.push({ kind, start: from, end: e }); break; }
       }
-      const eq = text.indexOf('=', from);
-      if (eq === -1 || eq >= e - 1) break;
+      let eq = from;
+      while (eq < e - 1 && text.charCodeAt(eq) !== 0x3d && text.charCodeAt(eq) !== 0x2f) eq++;
+      if (eq >= e - 1) break;
       from = eq + 1;
     }
   }
