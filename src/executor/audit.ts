@@ -108,8 +108,9 @@ export function buildAuditEntry(input: AuditInput): { record: AuditRecord; detai
     execution: input.detail.execution,
     contract: { valid: input.detail.contract.valid, replaced: input.detail.contract.replaced, findings: input.detail.contract.findings, status: env.status, completeness: env.completeness?.state ?? null },
     model: { hazards: modelHazards(env) },
-    // Notes quote what stages saw (upstream messages, pointers): stored text is masked like the envelope.
-    notes: maskValue(input.notes) as LayerNotes,
+    // Notes are the stages' own words; where they quote what came from outside (an upstream's
+    // stderr, a lookup's reason) the stage masked it. What the edge saw alone is masked here.
+    notes: input.notes,
     ...(input.edge === undefined ? {} : { edge: maskValue(input.edge) as Record<string, unknown> }),
   };
   // SHA-256 of the envelope's JSON exactly as returned and recorded (key order survives the

@@ -8,7 +8,7 @@
  */
 import { COMMIT_STATUS_UNKNOWN, classifyError, failed, type CallInput, type ClassifiedError, type Envelope, type ErrorInfo, type SideEffectInput, type Warning } from '../contract/index.js';
 import type { MemoryPolicy } from '../effects/index.js';
-import { toolHints } from '../trust/index.js';
+import { maskText, toolHints } from '../trust/index.js';
 import type { Outcome } from './invoker.js';
 import type { McpBlock } from './mcp-content.js';
 import { normalizeOutput } from './normalize.js';
@@ -202,12 +202,12 @@ export function classifyOutcome(input: ClassifyInput): Classified {
     case 'timeout':
       return fromClassified(classify(new DOMException(`the deadline of ${o.afterMs} ms passed`, 'TimeoutError')));
     case 'closed':
-      input.notes.push(`the connection closed during the call: ${o.detail}`);
+      input.notes.push(`the connection closed during the call: ${maskText(o.detail)}`);
       return fromClassified(classify(Object.assign(new Error(''), { code: 'ECONNRESET' })));
     case 'cancelled':
       return fromClassified(classify(o.cause instanceof Error || o.cause instanceof DOMException ? o.cause : new DOMException(CANCEL_TEXT[o.reason], 'AbortError')));
     case 'unavailable':
-      input.notes.push(`the tool could not be reached: ${o.detail}`);
+      input.notes.push(`the tool could not be reached: ${maskText(o.detail)}`);
       return fromClassified(classifyError(Object.assign(new Error(''), { code: 'ECONNREFUSED' }), { writeSent: false, operation: rules.operation }));
   }
 }

@@ -189,7 +189,8 @@ function contentConsistency(ctx: StageContext, env: Envelope): { citable: boolea
     if (res.verdict !== 'mismatch') return;
     citable = false;
     for (const f of res.findings.slice(0, 5)) {
-      warnings.push({ code: f.rule, message: `content vs structuredContent (E7) at ${f.pointer}: ${f.message}; the result is not citable and neither side was picked`, pointer: '/data' });
+      // The finding quotes the wire text, which the visibility stage never saw: masked here.
+      warnings.push({ code: f.rule, message: maskText(`content vs structuredContent (E7) at ${f.pointer}: ${f.message}; the result is not citable and neither side was picked`), pointer: '/data' });
     }
   });
   return { citable, warnings };

@@ -68,15 +68,15 @@ function sameJsonValue(a: unknown, b: unknown): boolean {
 }
 
 /** Evidence for the result itself: one support per top-level field (as for a framework value). */
-function resultEvidence(data: unknown, structured: boolean, rules: ToolRules, now: string): Evidence {
+function resultEvidence(data: unknown, structured: boolean, rules: ToolRules): Evidence {
   const keys = data !== null && typeof data === 'object' && !Array.isArray(data) ? Object.keys(data) : [];
   return {
     evidence_id: 'tool_output',
     kind: 'tool_output',
     source: { type: rules.source.type, id: rules.source.id },
     locator: { response_path: structured ? '/structuredContent' : '/content' },
+    // Retrieved when the provenance says: the evidence does not repeat it.
     supports: keys.length === 0 ? ['/data'] : keys.map((k) => `/data/${escapePointerToken(k)}`),
-    retrieved_at: now,
   };
 }
 
@@ -122,7 +122,7 @@ export function normalizeMcp(input: McpInput): McpNormalized {
   const now = input.retrievedAt;
   const data: unknown = structured ?? { content: content.blocks };
   const evidence: Evidence[] = [...content.evidence];
-  evidence.unshift(resultEvidence(data, structured !== undefined, rules, now));
+  evidence.unshift(resultEvidence(data, structured !== undefined, rules));
   const warnings: Warning[] = [];
   if ((input.noise ?? 0) > 0) warnings.push({ code: 'UPSTREAM_PROTOCOL_NOISE', message: `the upstream wrote ${input.noise} line(s) that were not MCP messages; they were ignored` });
   let side_effect: SideEffect;

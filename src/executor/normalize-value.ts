@@ -18,15 +18,15 @@ export interface ValueInput {
 }
 
 /** Evidence for a returned object: one support per top-level field (the value itself otherwise). */
-function valueEvidence(data: unknown, rules: ToolRules, now: string): Evidence {
+function valueEvidence(data: unknown, rules: ToolRules): Evidence {
   const keys = data !== null && typeof data === 'object' && !Array.isArray(data) ? Object.keys(data) : [];
   return {
     evidence_id: 'tool_output',
     kind: 'tool_output',
     source: { type: rules.source.type, id: rules.source.id },
     locator: { response_path: '' },
+    // Retrieved when the provenance says: the evidence does not repeat it.
     supports: keys.length === 0 ? ['/data'] : keys.map((k) => `/data/${escapePointerToken(k)}`),
-    retrieved_at: now,
   };
 }
 
@@ -65,7 +65,7 @@ export function normalizeValue(input: ValueInput): { ok: true; envelope: Envelop
       data,
       completeness: { state: 'unknown', reason: 'not_reported_by_tool' },
       provenance: { source_type: rules.source.type, source_id: rules.source.id, retrieved_at: input.retrievedAt, observed_at: null },
-      evidence: [valueEvidence(data, rules, input.retrievedAt)],
+      evidence: [valueEvidence(data, rules)],
       untrusted_content: [],
       side_effect,
       warnings,

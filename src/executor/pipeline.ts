@@ -9,6 +9,7 @@ import { failed, needsInput, type CallInput, type Envelope, type ErrorInfo, type
 import { applyStatePatch, argsDigest, idempotencyKey, settleWrite, type MemoryPolicy } from '../effects/index.js';
 import type { Store } from '../store/types.js';
 import { buildAuditEntry, newNotes, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
+import { markMasked } from '../trust/index.js';
 import type { AuditSink } from './audit-sink.js';
 import { classifyOutcome, failedEnvelope } from './classify.js';
 import type { Invoker, Outcome } from './invoker.js';
@@ -140,7 +141,8 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
       const next = stages.present(warned, ctx);
       out = isThenable(next) ? await next : next;
     }
-    return out;
+    // Masked by the visibility stage, and everything after derives from masked text.
+    return deps.customDataStages ? out : markMasked(out);
   };
 
   const operationOf = (r: ToolRules | null) => (r?.effect === 'write' ? r.operation : 'read');

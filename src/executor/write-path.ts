@@ -17,6 +17,7 @@ import {
   type ReconcileLookup,
 } from '../effects/index.js';
 import type { Store } from '../store/types.js';
+import { maskText } from '../trust/index.js';
 import type { EffectPosition, LayerNotes } from './audit.js';
 import { classifyOutcome, failedEnvelope } from './classify.js';
 import type { Invoker } from './invoker.js';
@@ -217,7 +218,7 @@ export async function runWrite(deps: WriteDeps, input: WriteInput): Promise<Writ
     const lookup = await lookupKey(rules, input.invoker, key, deps.now);
     const ctx = reconcileContext(rules, { ...input.call, attempt }, key, isoAt(deps.now()));
     const action = decideAfterLookup(lookup, { idempotent: rules.idempotent, honoursKey: rules.honoursKey, attemptsLeft: attempt < deps.maxAttempts });
-    notes.execution.push(`lookup of ${key}: ${lookup.state}${lookup.state === 'unknown' && lookup.reason ? ` (${lookup.reason})` : ''} → ${action}`);
+    notes.execution.push(`lookup of ${key}: ${lookup.state}${lookup.state === 'unknown' && lookup.reason ? ` (${maskText(lookup.reason)})` : ''} → ${action}`);
     if (action === 'confirm' && lookup.state === 'found') {
       return { ...base, envelope: confirmedEnvelope(ctx, lookup), replayed: false, refused: false, attempts: attempt, outcome: lastOutcome, classification: pendingError, effectPosition: 'executed_response_lost', reconciliationState: 'confirmed_present', external: newMarks() };
     }

@@ -21,7 +21,7 @@ export { viewFor, applyVisibility, compileVisibility, hideFields, REDACTED_ITEM,
 export type { Visibility, Audience, VisibilityRules, VisibilityView, CompiledVisibility, Hidden } from './visibility.js';
 export { findSecrets, maskSecrets, isSecretName } from './secrets.js';
 export type { SecretKind, SecretMatch, MaskResult } from './secrets.js';
-export { maskEnvelope, maskText, maskValue } from './mask-envelope.js';
+export { maskEnvelope, maskText, maskValue, markMasked } from './mask-envelope.js';
 export type { EnvelopeMask } from './mask-envelope.js';
 export { scrubStrings, scrubText } from './scrub.js';
 export { modelView, modelProjection, renderModelText, externalBlock, shownText, sourceLabel, WITHHELD_TEXT } from './model-view.js';

@@ -72,7 +72,16 @@ const ERROR_MESSAGE = ['error', 'message'];
 const SUMMARY_TEXT = ['summary', 'text'];
 
 /** Deterministic ids keep the digest and the audit trail stable across runs and edges. */
-const idFor = (pointer: string): string => 'uc_' + sha256Hex(pointer).slice(0, 16);
+const ids = new Map<string, string>();
+function idFor(pointer: string): string {
+  let id = ids.get(pointer);
+  if (id === undefined) {
+    id = 'uc_' + sha256Hex(pointer).slice(0, 16);
+    if (ids.size > 4096) ids.clear();
+    ids.set(pointer, id);
+  }
+  return id;
+}
 
 function stringRegion(path: readonly string[], text: string, mime: string): Region {
   return { path, mime, text, pieces: [text], leaves: null };
@@ -265,10 +274,18 @@ export function isolate(envelope: Envelope, rules: IsolationRules = {}): Isolati
     }
   });
   const entries = all.map((u, i): UntrustedContent => {
-    const fam = [...(families[i] ?? [])].sort();
+    const set = families[i];
+    const fam = set === undefined || set.size === 0 ? [] : [...set].sort();
+    const sp = spans[i] ?? [];
     // Whatever an entry said about itself (a server's own envelope may say "harmless"), the
     // verdict is the detector's over the whole result.
-    return { ...u, trust: 'untrusted', instructional: verdict.instructional && fam.length > 0, families: fam, spans: (spans[i] ?? []).sort((a, b) => a.start - b.start) };
+    const entry: UntrustedContent = {
+      content_id: u.content_id, mime_type: u.mime_type, text: u.text, trust: 'untrusted', source: u.source,
+      instructional: verdict.instructional && fam.length > 0, families: fam, spans: sp.length > 1 ? sp.sort((a, b) => a.start - b.start) : sp,
+      allowed_uses: u.allowed_uses, forbidden_uses: u.forbidden_uses,
+    };
+    if (u.origin !== undefined) entry.origin = u.origin;
+    return entry;
   });
 
   const warnings = [...env.warnings];

@@ -16,6 +16,19 @@ export interface EnvelopeMask {
 }
 
 const NAMED = '[redacted:named_secret]';
+
+// Envelopes the pipeline masked and finalized: a renderer need not scan them again.
+const masked = new WeakSet<object>();
+
+/**
+ * Record that an envelope is masked throughout (the executor does, once per call, on the envelope
+ * it returns), so rendering it does not scan every string a second time. A copy is not marked.
+ * @example markMasked(envelope); maskEnvelope(envelope).envelope === envelope // true, without a scan
+ */
+export function markMasked(envelope: Envelope): Envelope {
+  masked.add(envelope);
+  return envelope;
+}
 // Fields that hold only the library's own identifiers, digests and enums.
 const SKIP = new Set(['contract_version', 'call', 'status', 'result_digest', 'resources', 'side_effect']);
 
@@ -30,19 +43,33 @@ function secretKey(key: string): boolean {
   return hit;
 }
 
+// Per ASCII character: 2 = an assignment or URL separator (`=`, `:`), 1 = a key character
+// (letters, digits, `-_./+`), 0 = anything else.
+const CHAR_CLASS = (() => {
+  const t = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) {
+    const key = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x5f || c === 0x2e || c === 0x2f || c === 0x2b;
+    t[c] = c === 0x3a || c === 0x3d ? 2 : key ? 1 : 0;
+  }
+  return t;
+})();
+
 /**
  * Cheap pre-check: a secret needs a run of 16 key characters, an assignment or URL separator
- * (`=`, `:`), an invisible character, or a PEM dash run. Most strings have none of them.
+ * (`=`, `:`), an invisible (non-ASCII) character, or a PEM dash run. Most strings have none.
  */
 function mayHoldSecret(s: string): boolean {
-  if (s.length < 5) return false;
+  const n = s.length;
+  if (n < 5) return false;
   let run = 0;
-  for (let i = 0; i < s.length; i++) {
+  for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
-    if (c === 0x3a || c === 0x3d || c >= 0x80) return true;
-    const key = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x5f || c === 0x2e || c === 0x2f || c === 0x2b;
-    run = key ? run + 1 : 0;
-    if (run >= 16) return true;
+    if (c >= 0x80) return true;
+    const k = CHAR_CLASS[c];
+    if (k === 2) return true;
+    if (k === 1) {
+      if (++run >= 16) return true;
+    } else run = 0;
   }
   return false;
 }
@@ -57,25 +84,27 @@ export function maskText(s: string): string {
 
 /** A JSON value with its secrets masked; the same reference when nothing changed. */
 export function maskValue(value: unknown, report?: (path: readonly string[]) => void): unknown {
-  const path: string[] = [];
+  // Array indexes stay numbers until a hit is reported (most walks report nothing).
+  const path: (string | number)[] = [];
+  const hit = report === undefined ? undefined : () => report(path.map(String));
   const walk = (v: unknown, secret: boolean): unknown => {
     if (typeof v === 'string') {
       if (secret) {
         if (v === '' || v.startsWith('[redacted')) return v;
-        report?.(path);
+        hit?.();
         // Say what it was when it is recognizable; a value under a secret's name goes whole regardless.
         const m = maskText(v);
         return m !== v && m.startsWith('[redacted:') && m.endsWith(']') && !m.slice(1, -1).includes('[') ? m : NAMED;
       }
       const m = maskText(v);
-      if (m !== v) report?.(path);
+      if (m !== v) hit?.();
       return m;
     }
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) {
       let out: unknown[] | null = null;
       for (let i = 0; i < v.length; i++) {
-        path.push(String(i));
+        path.push(i);
         const item = walk(v[i], secret);
         path.pop();
         if (item !== v[i]) (out ??= v.slice())[i] = item;
@@ -90,7 +119,7 @@ export function maskValue(value: unknown, report?: (path: readonly string[]) => 
       path.push(k);
       const key = maskText(k);
       const item = walk(obj[k], secret || secretKey(k));
-      if (key !== k) report?.(path);
+      if (key !== k) hit?.();
       path.pop();
       if (out === null && (key !== k || item !== obj[k])) {
         out = {};
@@ -116,7 +145,8 @@ const escape = (t: string) => t.replace(/~/g, '~0').replace(/\//g, '~1');
  * @example maskEnvelope(env).envelope.error?.message // '… [redacted:openai_api_key] …'
  */
 export function maskEnvelope(envelope: Envelope): EnvelopeMask {
-  const masked: string[] = [];
+  if (masked.has(envelope)) return { envelope, masked: [] };
+  const found: string[] = [];
   let out: Record<string, unknown> | null = null;
   const src = envelope as unknown as Record<string, unknown>;
   for (const key of Object.keys(src)) {
@@ -128,12 +158,12 @@ export function maskEnvelope(envelope: Envelope): EnvelopeMask {
       const p = before as NonNullable<Envelope['provenance']>;
       const id = maskText(p.source_id);
       if (id !== p.source_id) {
-        masked.push('/provenance/source_id');
+        found.push('/provenance/source_id');
         (out ??= { ...src })[key] = { ...p, source_id: id };
       }
       continue;
     }
-    let after = maskValue(before, (path) => masked.push(`/${key}${path.map((t) => '/' + escape(t)).join('')}`));
+    let after = maskValue(before, (path) => found.push(`/${key}${path.map((t) => '/' + escape(t)).join('')}`));
     if (after !== before && key === 'untrusted_content' && Array.isArray(after)) {
       // Detection spans are offsets into the text; a masked text no longer has them.
       const old = before as Envelope['untrusted_content'] & object;
@@ -141,5 +171,5 @@ export function maskEnvelope(envelope: Envelope): EnvelopeMask {
     }
     if (after !== before) (out ??= { ...src })[key] = after;
   }
-  return { envelope: (out ?? envelope) as unknown as Envelope, masked };
+  return { envelope: (out ?? envelope) as unknown as Envelope, masked: found };
 }

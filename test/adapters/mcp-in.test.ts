@@ -117,7 +117,7 @@ describe('fromMcpResult', () => {
     expect(back.completeness?.state).toBe('unknown');
     expect(back.untrusted_content?.map((u) => u.content_id)).not.toContain('u1');
     // The server's words reach the model only as its external text, inside the boundary.
-    const view = JSON.parse(back.presentation?.model_content ?? '{}') as { data: unknown; external_content: string };
+    const view = JSON.parse(renderModelText(back)) as { data: unknown; external_content: string };
     expect(view.data).toEqual({ $untrusted: back.untrusted_content?.[0]?.content_id });
     expect(view.external_content.indexOf('All good')).toBeGreaterThan(view.external_content.indexOf('<<<EXTERNAL_CONTENT'));
     expect(JSON.stringify(back.untrusted_content)).not.toContain('"anything"');

@@ -85,7 +85,7 @@ function contentData(blocks: readonly Record<string, unknown>[]): { data: { cont
 
 const resultEvidence = (data: unknown): Evidence => {
   const keys = data !== null && typeof data === 'object' && !Array.isArray(data) ? Object.keys(data) : [];
-  return { evidence_id: 'tool_output', kind: 'tool_output', source: { type: 'mcp', id: 'x' }, locator: { response_path: 'x' }, supports: keys.length === 0 ? ['/data'] : keys.map((k) => `/data/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`), retrieved_at: new Date().toISOString() };
+  return { evidence_id: 'tool_output', kind: 'tool_output', source: { type: 'mcp', id: 'x' }, locator: { response_path: 'x' }, supports: keys.length === 0 ? ['/data'] : keys.map((k) => `/data/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`) };
 };
 
 const never = (signal: AbortSignal) => new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
