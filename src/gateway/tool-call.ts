@@ -12,7 +12,7 @@ import { toMcpResult } from '../adapters/mcp/index.js';
 import { RelayedRpcError, type ForwardExtra } from './forward.js';
 import { upstreamInvoker } from './mcp-invoker.js';
 import type { GatewayOptions, SessionState } from './session-state.js';
-import { resolveTool } from './session-upstreams.js';
+import { reconnectUpstream, resolveTool } from './session-upstreams.js';
 import { toolRulesFor } from './tool-rules.js';
 
 /** `_meta` key a client may set to choose the idempotency key of a write. */
@@ -60,7 +60,10 @@ export async function callTool(state: SessionState, params: { name: string; argu
   const onAbort = () => setImmediate(() => cancel.abort(state.clientClosed ? 'client_disconnected' : 'client_cancelled'));
   if (extra.signal.aborted) onAbort();
   else extra.signal.addEventListener('abort', onAbort, { once: true });
-  const invoker = upstreamInvoker(state, upstream, rules, { upstreamTool, listing: tool, meta: (k) => forwardedMeta(meta, k), extra });
+  // A dead upstream is restarted before the call, so the restart does not eat the tool's deadline
+  // (the invoker still restarts it between attempts).
+  const live = upstream.closed ? ((await reconnectUpstream(state, upstream).catch(() => null)) ?? upstream) : upstream;
+  const invoker = upstreamInvoker(state, live, rules, { upstreamTool, listing: tool, meta: (k) => forwardedMeta(meta, k), extra });
   const env = await gatewayExecutor(state.options).run(
     rules,
     invoker,
