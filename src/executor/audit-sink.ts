@@ -11,10 +11,14 @@
  */
 import type { AuditEncoding, AuditRecord, Store } from '../store/types.js';
 
-/** One record and, when the caller serialized it already, its detail as JSON text. */
+/** One record and, when the caller can serialize it cheaply, its detail as JSON text (made on demand). */
 export interface AuditEntry {
   readonly record: AuditRecord;
-  readonly detailJson?: string;
+  readonly detailJson?: () => string;
+}
+
+function encodingOf(entry: AuditEntry): AuditEncoding | undefined {
+  return entry.detailJson === undefined ? undefined : { detailJson: entry.detailJson() };
 }
 
 /** Where audit records go. */
@@ -34,7 +38,7 @@ export interface AuditSink {
  */
 export function storeAuditSink(store: Store): AuditSink {
   return {
-    append: (entry) => store.appendAudit(entry.record, entry.detailJson === undefined ? undefined : ({ detailJson: entry.detailJson } satisfies AuditEncoding)),
+    append: (entry) => store.appendAudit(entry.record, encodingOf(entry)),
     flush: async () => undefined,
   };
 }
@@ -128,7 +132,7 @@ async function drain(store: Store, q: Queue): Promise<void> {
 export function writeBehindAuditSink(store: Store): AuditSink {
   return {
     append: (entry, options) => {
-      if (options.durable) return store.appendAudit(entry.record, entry.detailJson === undefined ? undefined : { detailJson: entry.detailJson });
+      if (options.durable) return store.appendAudit(entry.record, encodingOf(entry));
       enqueueAudit(store, entry.record);
       return undefined;
     },

@@ -159,12 +159,17 @@ function pooledRandom(size: number): Uint8Array {
   return out;
 }
 
-/** A boundary token (32 hex digits) that none of the texts contains. */
+/** A boundary token (32 hex digits) that none of the texts contains, in any letter case. */
 function boundary(texts: readonly string[], random: (n: number) => Uint8Array): string {
-  const haystack = texts.join('\n').toLowerCase();
+  // Only a text at least as long as a token can hold one (a token has no line break, so it
+  // cannot span two texts); those are lowered once, the short rest is never copied.
+  let lowered: string[] | null = null;
   for (let k = 0; k < MAX_TRIES; k++) {
-    const token = Buffer.from(random(16)).toString('hex').toLowerCase();
-    if (token.length >= 32 && !haystack.includes(token)) return token;
+    const bytes = random(16);
+    const token = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+    if (token.length < 32) continue;
+    lowered ??= texts.filter((t) => t.length >= token.length).map((t) => t.toLowerCase());
+    if (!lowered.some((t) => t.includes(token))) return token;
   }
   throw new TrcError('TRUST_BOUNDARY_COLLISION', 'could not draw a boundary token absent from the content');
 }

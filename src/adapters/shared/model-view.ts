@@ -5,9 +5,9 @@
  * status, completeness or evidence, so they travel inside this JSON text.
  */
 import { CONTRACT_VERSION, type Envelope, type Json } from '../../contract/index.js';
-import { modelView as buildModelView, renderModelText, WITHHELD_TEXT } from '../../executor/index.js';
+import { modelView as buildModelView, WITHHELD_TEXT } from '../../executor/index.js';
 
-export { renderModelText, WITHHELD_TEXT };
+export { WITHHELD_TEXT };
 
 const views = new WeakMap<Envelope, Record<string, Json>>();
 
@@ -39,6 +39,16 @@ export function modelView(env: Envelope): Record<string, Json> {
   }
   views.set(env, view);
   return view;
+}
+
+/**
+ * The model-facing text of an envelope (the executor's `renderModelText`), sharing the view
+ * {@link modelView} built for it: a renderer that sends both the text and structured content
+ * projects the envelope once.
+ * @example renderModelText(env) // '{"contract":"agent.tool.result.v1","call_id":"call_1",...}'
+ */
+export function renderModelText(env: Envelope): string {
+  return env.presentation?.model_content ?? JSON.stringify(modelView(env));
 }
 
 /** True for statuses the provider wires should flag as an error. */
