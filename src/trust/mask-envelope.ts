@@ -32,15 +32,21 @@ export function markMasked(envelope: Envelope): Envelope {
 // Fields that hold only the library's own identifiers, digests and enums.
 const SKIP = new Set(['contract_version', 'call', 'status', 'result_digest', 'resources', 'side_effect']);
 
-const names = new Map<string, boolean>();
-function secretKey(key: string): boolean {
-  let hit = names.get(key);
-  if (hit === undefined) {
-    hit = isSecretName(key);
-    if (names.size > 10_000) names.clear();
-    names.set(key, hit);
+/** What a key needs, once per distinct key: its masked text, and whether it names a secret. */
+interface KeyInfo {
+  readonly masked: string;
+  readonly secret: boolean;
+}
+const keys = new Map<string, KeyInfo>();
+function keyInfo(key: string): KeyInfo {
+  let info = keys.get(key);
+  if (info === undefined) {
+    info = { masked: maskText(key), secret: isSecretName(key) };
+    // Keys repeat across rows and calls; the cache is bounded for results with generated keys.
+    if (keys.size > 10_000) keys.clear();
+    keys.set(key, info);
   }
-  return hit;
+  return info;
 }
 
 // Per ASCII character: 2 = an assignment or URL separator (`=`, `:`), 1 = a key character
@@ -113,17 +119,18 @@ export function maskValue(value: unknown, report?: (path: readonly string[]) => 
     }
     const obj = v as Record<string, unknown>;
     let out: Record<string, unknown> | null = null;
-    const keys = Object.keys(obj);
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i] as string;
+    const own = Object.keys(obj);
+    for (let i = 0; i < own.length; i++) {
+      const k = own[i] as string;
       path.push(k);
-      const key = maskText(k);
-      const item = walk(obj[k], secret || secretKey(k));
+      const info = keyInfo(k);
+      const key = info.masked;
+      const item = walk(obj[k], secret || info.secret);
       if (key !== k) hit?.();
       path.pop();
       if (out === null && (key !== k || item !== obj[k])) {
         out = {};
-        for (let j = 0; j < i; j++) define(out, keys[j] as string, obj[keys[j] as string]);
+        for (let j = 0; j < i; j++) define(out, own[j] as string, obj[own[j] as string]);
       }
       if (out !== null) define(out, key, item);
     }
