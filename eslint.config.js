@@ -52,6 +52,39 @@ export default tseslint.config(
       ],
     },
   })),
+  // One pipeline: the gateway and the adapters (invokers and renderers) import the executor, the
+  // contract, the store and each other's renderers — never a stage's module (type imports of
+  // their shapes are fine: they run nothing).
+  ...['gateway', 'adapters'].map((edge) => ({
+    files: [`src/${edge}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...CORE_STAGES.map((m) => ({
+              group: [`../${m}`, `../${m}/*`, `../../${m}`, `../../${m}/*`],
+              message: `${edge}/ runs every call through the executor's pipeline: import the executor (or the contract), never the ${m} stage`,
+              allowTypeImports: true,
+            })),
+            {
+              group: ['../executor/*', '!../executor/index.js', '../../executor/*', '!../../executor/index.js'],
+              message: `${edge}/ uses the executor through its index, never a stage inside it`,
+            },
+            ...(edge === 'adapters' ? [{ group: ['../gateway', '../gateway/*', '../../gateway', '../../gateway/*'], message: 'adapters/ never import the gateway' }] : []),
+          ],
+        },
+      ],
+    },
+  })),
+  // Nothing outside executor/ reaches into a stage: the executor is used through its index.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/executor/**', 'src/gateway/**', 'src/adapters/**', ...CORE_STAGES.map((s) => `src/${s}/**`), 'src/contract/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['../executor/*', '!../executor/index.js', '../../executor/*', '!../../executor/index.js'], message: 'use the executor through its index, never a stage inside it' }] }],
+    },
+  },
   {
     files: ['src/**/*.ts'],
     ignores: ['src/cli/**'],

@@ -24,8 +24,9 @@ export async function injectedPage(ctx: DemoContext): Promise<DemoStep> {
   const reason = mail.env.error?.message ?? '';
   const code = mail.env.error?.code ?? null;
   const contentId = flagged[0]?.content_id ?? null;
-  const rawTextInData = JSON.stringify(page.env.data).includes('Ignore previous instructions');
-  const ok = flagged.length > 0 && !rawTextInData && mail.env.status === 'needs_input' && contentId !== null && reason.includes(contentId) && reason.includes('/to') && !mail.env.side_effect.occurred;
+  // The facts stay in data; what must not carry the injection is what the model reads.
+  const rawTextForModel = (page.env.presentation?.model_content ?? '').includes('Ignore previous instructions');
+  const ok = flagged.length > 0 && !rawTextForModel && mail.env.status === 'needs_input' && contentId !== null && reason.includes(contentId) && reason.includes('/to') && !mail.env.side_effect.occurred;
   return {
     step: 3,
     title: 'A web page carrying an injection; the follow-up e-mail is held',

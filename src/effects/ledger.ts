@@ -29,6 +29,12 @@ export interface BeginInput {
   readonly argsDigest: string;
   readonly callId: string;
   readonly now: string;
+  /**
+   * An `in_flight` entry not touched for this long is taken as left behind by a process that
+   * stopped mid-write (no attempt outlives its deadline), and is reconciled instead of refused.
+   * Default: never (an in-flight entry is always refused).
+   */
+  readonly staleAfterMs?: number;
 }
 
 /**
@@ -60,8 +66,11 @@ export async function beginWrite(store: Store, input: BeginInput): Promise<Ledge
     };
   }
   switch (entry.state) {
-    case 'in_flight':
+    case 'in_flight': {
+      const idle = Date.parse(input.now) - Date.parse(entry.updatedAt);
+      if (input.staleAfterMs !== undefined && Number.isFinite(idle) && idle > input.staleAfterMs) return { kind: 'reconcile', entry };
       return { kind: 'refuse', entry, code: LEDGER_CODES.IN_FLIGHT, message: `a call with idempotency key ${input.key} is in flight; wait for it or reconcile it` };
+    }
     case 'unknown':
       return { kind: 'reconcile', entry };
     case 'succeeded':

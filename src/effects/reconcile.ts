@@ -52,6 +52,8 @@ export interface ReconcileContext {
   readonly retrievedAt: string;
   /** Name of the tool (or query) that looks the key up, for the `reconciliation` block. */
   readonly queryTool: string;
+  /** Arguments of that query as the caller would send them; default `{ idempotency_key: key }`. */
+  readonly queryArgs?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -103,7 +105,7 @@ export function unknownEnvelope(
       required: true,
       idempotency_key: ctx.key,
       query_tool: ctx.queryTool,
-      query_args: { idempotency_key: ctx.key },
+      query_args: { ...(ctx.queryArgs ?? { idempotency_key: ctx.key }) },
       state,
     },
   });

@@ -3,6 +3,7 @@
  * them later from the store alone.
  */
 import { sha256Hex, type Envelope, type Finding } from '../contract/index.js';
+import { maskValue } from '../trust/index.js';
 import type { AuditRecord } from '../store/types.js';
 
 /** Free-text notes per layer, collected while the call runs. */
@@ -53,6 +54,11 @@ export interface CallAuditDetail {
     readonly hazards: readonly string[];
   };
   readonly notes: LayerNotes;
+  /**
+   * Where the call came in (a gateway session and upstream, a framework wrapper) and what that
+   * edge alone saw (an upstream's stderr, protocol noise), masked. Absent for in-process calls.
+   */
+  readonly edge?: Readonly<Record<string, unknown>>;
 }
 
 /** Input of {@link buildAuditRecord}. */
@@ -64,8 +70,9 @@ export interface AuditInput {
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly envelope: Envelope;
-  readonly detail: Omit<CallAuditDetail, 'kind' | 'model' | 'contract' | 'notes'> & { contract: Omit<CallAuditDetail['contract'], 'status' | 'completeness'> };
+  readonly detail: Omit<CallAuditDetail, 'kind' | 'model' | 'contract' | 'notes' | 'edge'> & { contract: Omit<CallAuditDetail['contract'], 'status' | 'completeness'> };
   readonly notes: LayerNotes;
+  readonly edge?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** Hazards for the model's reading, derived from the envelope (D1 layer 4). */
@@ -88,12 +95,13 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
 }
 
 /**
- * The audit record plus its detail as JSON text, for `store.appendAudit(record, { detailJson })`.
- * The envelope, the largest part, is serialized once: that one text is both hashed for
- * `envelopeDigest` and spliced into the stored detail.
- * @example const { record, detailJson } = buildAuditEntry(input); await store.appendAudit(record, { detailJson });
+ * The audit record plus, on demand, its detail as JSON text for
+ * `store.appendAudit(record, { detailJson })`. The envelope, the largest part, is serialized once:
+ * that one text is hashed for `envelopeDigest` and, when a sink asks for the detail text, spliced
+ * into it (a write-behind sink that batches records never asks).
+ * @example const { record, detailJson } = buildAuditEntry(input); await store.appendAudit(record, { detailJson: detailJson() });
  */
-export function buildAuditEntry(input: AuditInput): { record: AuditRecord; detailJson: string } {
+export function buildAuditEntry(input: AuditInput): { record: AuditRecord; detailJson: () => string } {
   const env = input.envelope;
   const head: Omit<CallAuditDetail, 'notes'> & { notes: LayerNotes; envelope?: Envelope } = {
     kind: 'trc.executor.call.v1' as const,
@@ -101,17 +109,21 @@ export function buildAuditEntry(input: AuditInput): { record: AuditRecord; detai
     execution: input.detail.execution,
     contract: { valid: input.detail.contract.valid, replaced: input.detail.contract.replaced, findings: input.detail.contract.findings, status: env.status, completeness: env.completeness?.state ?? null },
     model: { hazards: modelHazards(env) },
+    // Notes are the stages' own words; where they quote what came from outside (an upstream's
+    // stderr, a lookup's reason) the stage masked it. The invoker's diagnostics are masked here.
     notes: input.notes,
+    ...(input.edge === undefined ? {} : { edge: maskedEdge(input.edge) }),
   };
   // SHA-256 of the envelope's JSON exactly as returned and recorded (key order survives the
   // store's JSON round trip), so a stored envelope can be checked against it. The data inside
   // is already covered by the canonical result_digest.
   const envelopeJson = JSON.stringify(env);
   const envelopeDigest = 'sha256:' + sha256Hex(envelopeJson);
-  const detailJson = `${JSON.stringify(head).slice(0, -1)},"envelope":${envelopeJson}}`;
-  // The envelope goes last (the stored key order), so its JSON is spliced onto the head's above;
-  // the head object itself then becomes the detail (one object fewer per call).
+  // The envelope goes last (the stored key order), so its JSON is spliced onto the head's; the
+  // head object itself becomes the detail (one object fewer per call), so the text leaves the
+  // envelope key out when it serializes the head.
   head.envelope = env;
+  const detailJson = () => `${JSON.stringify({ ...head, envelope: undefined }).slice(0, -1)},"envelope":${envelopeJson}}`;
   const detail = head as CallAuditDetail & { envelope: Envelope };
   const record: AuditRecord = {
     callId: input.callId,
@@ -125,6 +137,15 @@ export function buildAuditEntry(input: AuditInput): { record: AuditRecord; detai
     detail,
   };
   return { record, detailJson };
+}
+
+/**
+ * The edge block as stored: what the host said about the edge is its own; what the invoker
+ * reported of the tool (`diagnostics`, e.g. an upstream's stderr) is external and masked.
+ */
+function maskedEdge(edge: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const diagnostics = edge['diagnostics'];
+  return diagnostics === undefined ? (edge as Record<string, unknown>) : { ...edge, diagnostics: maskValue(diagnostics) };
 }
 
 /** Findings in the short form kept in the audit record. */

@@ -1,20 +1,23 @@
 /**
- * `defineTool`: check a tool's declaration once, compile its schemas, and keep what the
- * executor needs at call time.
+ * `defineTool`: check a tool's declaration once, compile its schemas, and compile the
+ * declaration into the tool's {@link ToolRules} — what the pipeline enforces at call time.
  */
 import type { ValidateFunction } from 'ajv';
-import { TrcError, createAjv2020 } from '../contract/index.js';
+import { TrcError, createAjv2020, escapePointerToken } from '../contract/index.js';
 // The OpenAI strict-mode rules have one definition, in the contract (the openai adapter re-exports it).
 import { checkStrictSchema, type StrictSchemaFinding } from '../contract/index.js';
+import { UNTRUSTED_SOURCE_TYPES } from '../trust/index.js';
+import { compileOutputSchema, outputSchemaProblem } from './output-schema.js';
+import { underData, type SchemaFinding, type ToolRules } from './rules.js';
 import type { ToolSpec } from './types.js';
 
 /** A checked tool, ready for {@link createExecutor}. */
 export interface ToolDefinition<A = unknown, D = unknown> extends ToolSpec<A, D> {
   readonly strictViolations: readonly StrictSchemaFinding[];
+  /** What the pipeline enforces for this tool. */
+  readonly rules: ToolRules;
   /** @internal compiled input validator */
   readonly validateInput: ValidateFunction;
-  /** @internal compiled output validator, when an output schema was given */
-  readonly validateOutput: ValidateFunction | null;
 }
 
 // One Ajv for all tools: compiled validators are cached per schema object.
@@ -22,6 +25,14 @@ let ajv: ReturnType<typeof createAjv2020> | undefined;
 const sharedAjv = () => (ajv ??= createAjv2020());
 
 const NAME = /^[\w.-]{1,64}$/;
+
+/** Input findings of a compiled validator, pointers rooted at the arguments. */
+export function inputFindings(validate: ValidateFunction): SchemaFinding[] {
+  return (validate.errors ?? []).map((e) => ({
+    pointer: e.instancePath + (e.keyword === 'required' ? `/${escapePointerToken(String(e.params['missingProperty']))}` : e.keyword === 'additionalProperties' ? `/${escapePointerToken(String(e.params['additionalProperty']))}` : ''),
+    message: e.message ?? 'is invalid',
+  }));
+}
 
 /**
  * Declare a tool. Throws `TrcError('TOOL_SCHEMA_NOT_STRICT')` listing every strict-rule
@@ -49,7 +60,35 @@ export function defineTool<A = unknown, D = unknown>(spec: ToolSpec<A, D>): Tool
       data: { tool: spec.name, violations: strictViolations },
     });
   }
-  return { ...spec, strictViolations, validateInput: compile(spec.name, spec.input, '/input'), validateOutput: spec.output === undefined ? null : compile(spec.name, spec.output, '/output') };
+  const validateInput = compile(spec.name, spec.input, '/input');
+  if (spec.output !== undefined) {
+    const problem = outputSchemaProblem(spec.output);
+    if (problem !== null) throw new TrcError('TOOL_SCHEMA_INVALID', `tool "${spec.name}": output schema does not compile: ${problem}`, { data: { pointer: '/output' } });
+  }
+  const rules: ToolRules = {
+    name: spec.name,
+    effect: spec.effect,
+    effectSource: 'declared',
+    operation: spec.effect === 'write' ? (spec.operation ?? spec.name) : 'read',
+    risk: spec.risk,
+    // A high-risk tool waits for the user's confirmation of each call (T4).
+    confirmation: { required: spec.risk === 'high' },
+    idempotent: spec.idempotent === true,
+    honoursKey: spec.honoursKey === true,
+    reportsSend: spec.reportsSend === true,
+    reconcile: { available: spec.reconcile !== undefined, queryTool: spec.reconcileTool ?? `${spec.name}.reconcile` },
+    untrusted: (spec.untrusted ?? []).map(underData),
+    trusted: (spec.trusted ?? []).map(underData),
+    sourceUntrusted: spec.trustedText === true ? false : UNTRUSTED_SOURCE_TYPES.includes(spec.source.type),
+    visibility: Object.fromEntries(Object.entries(spec.fields ?? {}).map(([p, v]) => [underData(p), v])),
+    budget: spec.budget ?? {},
+    validateInput: (args) => (validateInput(args) ? { ok: true } : { ok: false, findings: inputFindings(validateInput) }),
+    validateOutput: spec.output === undefined ? null : compileOutputSchema(spec.output),
+    source: spec.source,
+    timeoutMs: spec.timeoutMs,
+    ...(spec.resource === undefined ? {} : { resource: spec.resource as (args: never) => string }),
+  };
+  return { ...spec, strictViolations, rules, validateInput };
 }
 
 function compile(tool: string, schema: Record<string, unknown>, pointer: string): ValidateFunction {

@@ -103,6 +103,15 @@ function contractLayer(d: Detail): LayerVerdict {
 
 function modelLayer(d: Detail): LayerVerdict {
   const hazards = d.model?.hazards ?? [];
-  if (hazards.length === 0) return { layer: 'model', verdict: 'not_checked', findings: ['nothing in this result invites a misreading; check the answer itself with `trc cite`'] };
-  return { layer: 'model', verdict: 'at_risk', findings: hazards.map((h) => `watch for: ${h.replace(/_/g, ' ')}`) };
+  const boundary = boundaryFindings(d.envelope);
+  if (hazards.length === 0) return { layer: 'model', verdict: 'not_checked', findings: ['nothing in this result invites a misreading; check the answer itself with `trc cite`', ...boundary] };
+  return { layer: 'model', verdict: 'at_risk', findings: [...hazards.map((h) => `watch for: ${h.replace(/_/g, ' ')}`), ...boundary] };
+}
+
+/** What the model was shown of the external text: which regions, which flagged, where edge came in. */
+function boundaryFindings(env: Envelope | undefined): string[] {
+  const entries = Array.isArray(env?.untrusted_content) ? env.untrusted_content : [];
+  if (entries.length === 0) return [];
+  const flagged = entries.filter((u) => u.instructional === true);
+  return [`external text of ${entries.length} region(s) (${entries.map((u) => u.origin ?? u.content_id).join(', ')}) was shown to the model only inside the boundary${flagged.length > 0 ? `; ${flagged.length} flagged instruction-like, withheld where flagged` : ''}`];
 }

@@ -3,13 +3,13 @@
  * types; neither is the envelope, and the model-facing text is never written back.
  */
 import type { Envelope } from '../contract/index.js';
-import { buildModelContext } from '../trust/index.js';
+import { renderModelText } from '../trust/index.js';
 import type { ModelContext, WriteBack } from './types.js';
 
 /**
- * What the model reads for one call, correlated by call id: the envelope's presentation text,
- * else the trust module's labelled model context (facts, evidence, completeness, warnings and
- * external content inside boundary markers; the fixed policy part belongs in the system prompt).
+ * What the model reads for one call, correlated by call id: the envelope's presentation text
+ * (the pipeline always makes one), else the trust module's model view of the envelope (facts,
+ * evidence, completeness, warnings, and external content inside boundary markers).
  * @example const m = toModelContext(env); messages.push({ role: 'tool', tool_call_id: m.call_id, content: m.content });
  */
 export function toModelContext(envelope: Envelope): ModelContext {
@@ -17,12 +17,7 @@ export function toModelContext(envelope: Envelope): ModelContext {
     call_id: envelope.call.call_id,
     tool_name: envelope.call.tool_name,
     is_error: envelope.status === 'failed' || envelope.status === 'unknown',
-    content:
-      envelope.presentation?.model_content ??
-      buildModelContext(envelope, { includePolicy: false })
-        .parts.filter((p) => p.role === 'tool')
-        .map((p) => p.text)
-        .join('\n\n'),
+    content: renderModelText(envelope),
   };
 }
 

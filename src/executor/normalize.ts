@@ -4,7 +4,7 @@
  */
 import { TrcError, failed, partial, succeeded, type CallInput, type Conflict, type Envelope, type ErrorInfo, type Evidence, type SideEffectInput, type Warning } from '../contract/index.js';
 import { statePatch, withMemoryDecision, type MemoryPolicy } from '../effects/index.js';
-import type { ToolDefinition } from './define-tool.js';
+import type { ToolRules } from './rules.js';
 import type { ToolOutput } from './types.js';
 
 /** Why a return value could not be normalized. */
@@ -15,7 +15,7 @@ export interface NormalizeProblem {
 
 /** Input of {@link normalizeOutput}. */
 export interface NormalizeInput {
-  readonly tool: ToolDefinition<never, unknown>;
+  readonly tool: ToolRules;
   readonly call: CallInput;
   readonly value: unknown;
   readonly retrievedAt: string;
@@ -43,7 +43,7 @@ export function normalizeOutput(input: NormalizeInput): { ok: true; envelope: En
     if (typeof output.external_id !== 'string' || output.external_id === '') {
       return { ok: false, problem: { code: 'WRITE_WITHOUT_EXTERNAL_ID', message: `write tool "${tool.name}" returned without an external_id, so whether its write happened is not confirmed` } };
     }
-    side_effect = { occurred: true, operation: tool.operation ?? tool.name, external_id: output.external_id, idempotency_key: input.idempotencyKey, committed_at: output.committed_at ?? null };
+    side_effect = { occurred: true, operation: tool.operation, external_id: output.external_id, idempotency_key: input.idempotencyKey, committed_at: output.committed_at ?? null };
   }
   const data = output.data as NonNullable<unknown>;
   const provenance = { source_type: tool.source.type, source_id: output.source_id ?? tool.source.id, retrieved_at: input.retrievedAt, observed_at: output.observed_at ?? null };

@@ -9,6 +9,7 @@ import { confirmedEnvelope, settleWrite, unknownEnvelope } from '../effects/inde
 import type { LedgerEntry, LedgerState, Store } from '../store/types.js';
 import { buildAuditRecord, newNotes } from './audit.js';
 import type { ToolDefinition } from './define-tool.js';
+import type { Invoker } from './invoker.js';
 import { lookupKey, reconcileContext } from './write-path.js';
 
 /** What recovery did with one ledger entry. */
@@ -28,6 +29,7 @@ export interface ReconcileReport {
 export interface RecoverInput {
   readonly store: Store;
   readonly tools: ReadonlyMap<string, ToolDefinition<never, unknown>>;
+  readonly invokers: ReadonlyMap<string, Invoker>;
   readonly now: () => number;
   readonly states: readonly LedgerState[];
 }
@@ -49,12 +51,13 @@ export async function reconcilePending(input: RecoverInput): Promise<ReconcileRe
 
 async function reconcileEntry(input: RecoverInput, entry: LedgerEntry): Promise<ReconcileReport> {
   const tool = input.tools.get(entry.tool);
+  const invoker = input.invokers.get(entry.tool);
   const base = { key: entry.key, tool: entry.tool, callId: entry.callId, before: entry.state };
-  if (tool === undefined) return { ...base, result: 'tool_not_registered', after: entry.state, external_id: null, envelope: null };
+  if (tool === undefined || invoker === undefined) return { ...base, result: 'tool_not_registered', after: entry.state, external_id: null, envelope: null };
   const startedAt = iso(input.now());
   const notes = newNotes();
-  const lookup = await lookupKey(tool, entry.key);
-  const ctx = reconcileContext(tool, { tool_name: tool.name, call_id: entry.callId, attempt: Math.max(1, entry.attempts) }, entry.key, iso(input.now()));
+  const lookup = await lookupKey(tool.rules, invoker, entry.key, input.now);
+  const ctx = reconcileContext(tool.rules, { tool_name: tool.name, call_id: entry.callId, attempt: Math.max(1, entry.attempts) }, entry.key, iso(input.now()));
   let envelope: Envelope;
   let result: ReconcileReport['result'];
   if (lookup.state === 'found') {

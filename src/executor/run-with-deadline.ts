@@ -1,25 +1,28 @@
 /**
- * Run one attempt of a tool under a deadline and the caller's AbortSignal. The deadline wins even
- * when the tool ignores its signal, so a hung downstream never hangs the executor.
+ * Run one attempt of an invoker under a deadline and the caller's AbortSignal. The deadline wins
+ * even when the tool ignores its signal, so a hung downstream never hangs the executor.
  */
+import type { Invoker, Outcome } from './invoker.js';
 import type { Principal, ToolContext } from './types.js';
-import type { ToolDefinition } from './define-tool.js';
 
-/** How one attempt ended, before any classification. */
-export type RunOutcome =
-  | { readonly kind: 'returned'; readonly value: unknown; readonly sent: boolean; readonly ms: number }
-  | { readonly kind: 'threw'; readonly error: unknown; readonly sent: boolean; readonly ms: number }
-  | { readonly kind: 'timeout'; readonly error: unknown; readonly sent: boolean; readonly ms: number }
-  | { readonly kind: 'cancelled'; readonly error: unknown; readonly sent: boolean; readonly ms: number };
+/** How one attempt ended, with whether the request may have left and how long it took. */
+export interface RunOutcome {
+  readonly outcome: Outcome;
+  readonly sent: boolean;
+  readonly ms: number;
+}
 
 /** Input of {@link runWithDeadline}. */
 export interface RunInput {
-  readonly tool: ToolDefinition<never, unknown>;
+  readonly invoker: Invoker;
   readonly args: unknown;
   readonly callId: string;
   readonly principal: Principal;
   readonly attempt: number;
   readonly idempotencyKey: string | null;
+  readonly timeoutMs: number;
+  /** The invoker reports the send (`markSent`); otherwise the request counts as sent from the start. */
+  readonly reportsSend: boolean;
   readonly signal?: AbortSignal | undefined;
   readonly now: () => number;
 }
@@ -30,14 +33,16 @@ interface Stop {
   readonly timedOut: boolean;
 }
 
+const CANCEL_REASONS = new Set(['client_cancelled', 'client_disconnected']);
+
 /**
- * Run `tool.run(args, ctx)` once, bounded by `tool.timeoutMs`.
- * @example const outcome = await runWithDeadline({ tool, args, callId: 'c1', principal, attempt: 1, idempotencyKey: null, now: Date.now });
+ * Make one attempt, bounded by `timeoutMs`.
+ * @example const r = await runWithDeadline({ invoker, args, callId: 'c1', principal, attempt: 1, idempotencyKey: null, timeoutMs: 1000, reportsSend: false, now: Date.now });
  */
 export async function runWithDeadline(input: RunInput): Promise<RunOutcome> {
   const started = input.now();
   const parent = input.signal;
-  let sent = !input.tool.reportsSend;
+  let sent = !input.reportsSend;
   // Most tools never read ctx.signal: its AbortController is made on first access (one timer and
   // one promise per call otherwise). Once stopped, a late reader gets an already-aborted signal.
   let controller: AbortController | undefined;
@@ -54,7 +59,7 @@ export async function runWithDeadline(input: RunInput): Promise<RunOutcome> {
     if (parent.aborted) onParentAbort();
     else parent.addEventListener('abort', onParentAbort, { once: true });
   }
-  const timer = setTimeout(() => halt({ reason: new DOMException(`the deadline of ${input.tool.timeoutMs} ms passed`, 'TimeoutError'), timedOut: true }), input.tool.timeoutMs);
+  const timer = setTimeout(() => halt({ reason: new DOMException(`the deadline of ${input.timeoutMs} ms passed`, 'TimeoutError'), timedOut: true }), input.timeoutMs);
   const ctx: ToolContext = {
     callId: input.callId,
     principal: input.principal,
@@ -65,7 +70,7 @@ export async function runWithDeadline(input: RunInput): Promise<RunOutcome> {
       }
       return controller.signal;
     },
-    deadline: started + input.tool.timeoutMs,
+    deadline: started + input.timeoutMs,
     attempt: input.attempt,
     idempotencyKey: input.idempotencyKey,
     markSent: () => {
@@ -73,25 +78,27 @@ export async function runWithDeadline(input: RunInput): Promise<RunOutcome> {
     },
   };
   try {
-    const run = input.tool.run as (args: unknown, ctx: ToolContext) => unknown;
     // One promise settled by whichever comes first, the tool or a stop (cheaper than a race).
-    const value = await new Promise<unknown>((resolve, reject) => {
+    const outcome = await new Promise<Outcome>((resolve, reject) => {
       rejectRun = reject;
       // Already stopped (a parent signal aborted before the start): the tool never runs.
       if (stop !== undefined) return reject(stop);
       try {
-        Promise.resolve(run(input.args, ctx)).then(resolve, reject);
+        input.invoker.attempt(input.args, ctx).then(resolve, (error: unknown) => (stop !== undefined && error === stop ? reject(error) : resolve({ kind: 'threw', error })));
       } catch (error) {
-        reject(error);
+        resolve({ kind: 'threw', error });
       }
     });
-    return { kind: 'returned', value, sent, ms: input.now() - started };
+    return { outcome, sent: outcome.sent ?? sent, ms: input.now() - started };
   } catch (error) {
     const ms = input.now() - started;
     if (stop !== undefined && error === stop) {
-      return stop.timedOut ? { kind: 'timeout', error: stop.reason, sent, ms } : { kind: 'cancelled', error: stop.reason, sent, ms };
+      if (stop.timedOut) return { outcome: { kind: 'timeout', afterMs: input.timeoutMs }, sent, ms };
+      const why = stop.reason;
+      const reason = typeof why === 'string' && CANCEL_REASONS.has(why) ? (why as 'client_cancelled' | 'client_disconnected') : 'caller';
+      return { outcome: reason === 'caller' ? { kind: 'cancelled', reason, cause: why } : { kind: 'cancelled', reason }, sent, ms };
     }
-    return { kind: 'threw', error, sent, ms };
+    return { outcome: { kind: 'threw', error }, sent, ms };
   } finally {
     clearTimeout(timer);
     if (onParentAbort !== undefined) parent?.removeEventListener('abort', onParentAbort);

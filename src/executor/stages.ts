@@ -1,26 +1,39 @@
 /**
  * The pipeline's stages as small swappable adapters. Each takes an envelope and returns one;
- * `createExecutor({ stages })` replaces any of them. Stages whose module has not landed yet are
- * pass-through and say so in the audit notes, so a diagnosis never mistakes "not checked" for "ok".
+ * `createExecutor({ stages })` replaces any of them. Stages read the tool's rules, the clock and
+ * what the attempt answered from their context — never a tool definition.
+ *
+ * Order after the attempt was classified and normalized:
+ * visibility (internal fields out, secrets masked) → budget (fit, store the raw result) →
+ * evidence (lint, E7) → trust (isolate external text, detect instructions) → present (the model
+ * text) → finalize (digest + invariants).
  */
 import { digest, failed, validate, type Envelope, type Finding } from '../contract/index.js';
 import type { Budget } from '../budget/index.js';
 import type { EvidencePolicy } from '../evidence/index.js';
-import type { ToolDefinition } from './define-tool.js';
-import { budgetStage, evidenceStage, modelFactsStage, trustStage } from './module-stages.js';
 import type { LayerNotes } from './audit.js';
+import type { Outcome } from './invoker.js';
+import { budgetStage, evidenceStage, modelTextStage, trustStage, visibilityStage } from './module-stages.js';
+import type { ExternalMarks } from './normalize-mcp.js';
+import type { ToolRules } from './rules.js';
 import type { Store } from '../store/types.js';
 import type { Principal, ToolCall } from './types.js';
 
 /** What every stage can read. */
 export interface StageContext {
-  /** Null when the call named no registered tool. */
-  readonly tool: ToolDefinition<never, unknown> | null;
+  /** The rules of the tool; null when the call named no registered tool. */
+  readonly tool: ToolRules | null;
   readonly call: ToolCall;
   readonly principal: Principal;
   readonly notes: LayerNotes;
   /** Where stages keep what leaves the envelope (the budget stage's raw results). */
   readonly store: Store;
+  /** The executor's clock (milliseconds since the epoch). */
+  readonly now: () => number;
+  /** What the last attempt answered (the wire result), when it answered. */
+  readonly outcome: Outcome | null;
+  /** External material normalization found, for the trust stage. */
+  readonly external: ExternalMarks;
 }
 
 /** A stage over the envelope. */
@@ -33,25 +46,31 @@ export type PolicyDecision =
   | { readonly effect: 'confirm'; readonly code: string; readonly reason: string };
 
 /** Decide whether a call may run. Nothing inside a tool result reaches this function. */
-export type Policy = (request: { tool: ToolDefinition<never, unknown>; args: unknown; principal: Principal; call: ToolCall }) => PolicyDecision | Promise<PolicyDecision>;
+export type Policy = (request: { tool: ToolRules; args: unknown; principal: Principal; call: ToolCall }) => PolicyDecision | Promise<PolicyDecision>;
 
-/** The replaceable stages, in pipeline order after the tool ran. */
+/** The replaceable stages, in pipeline order. */
 export interface Stages {
   readonly policy: Policy;
-  readonly trust: EnvelopeStage;
+  /** Internal fields out, secrets masked — before anything is fitted, summarized or stored. */
+  readonly visibility: EnvelopeStage;
   readonly budget: EnvelopeStage;
   readonly evidence: EnvelopeStage;
+  /** Isolation of external text and instruction detection — over the fitted result. */
+  readonly trust: EnvelopeStage;
+  /** The model-facing text (`presentation.model_content`). */
   readonly present: EnvelopeStage;
 }
 
 /**
- * Default policy: allow every call of a registered tool, except that a `high`-risk tool needs
+ * Default policy: allow every call of a registered tool, except that a tool whose rules require
+ * confirmation (a `high`-risk in-process tool, a gateway tool with `confirmation_required`) needs
  * the principal's confirmation of this call id (`principal.confirmed`). Replace it with the trust
  * module's `authorize` (or your own) for subject, scope and input constraints.
  */
 export const permissivePolicy: Policy = ({ tool, principal, call }) => {
-  if (tool.risk === 'high' && !(principal.confirmed ?? []).includes(call.call_id)) {
-    return { effect: 'confirm', code: 'CONFIRMATION_REQUIRED', reason: `"${tool.name}" is high-risk: the user must confirm call ${call.call_id} before it runs` };
+  if (tool.confirmation.required && !(principal.confirmed ?? []).includes(call.call_id)) {
+    const how = tool.confirmation.how === undefined ? '' : `; ${tool.confirmation.how}`;
+    return { effect: 'confirm', code: 'CONFIRMATION_REQUIRED', reason: `"${tool.name}" is ${tool.risk}-risk: the user must confirm call ${call.call_id} before it runs${how}` };
   }
   return { effect: 'allow' };
 };
@@ -65,8 +84,8 @@ export function passThrough(layer: keyof LayerNotes, name: string): EnvelopeStag
 }
 
 /**
- * Default presentation: the model reads status, facts and bookkeeping as labelled JSON. External
- * text stays out of it unless a trust stage isolated it into `untrusted_content` (T2).
+ * A presentation that shows the model status, facts and bookkeeping as labelled JSON, without
+ * any trust processing. Prefer the default (`modelTextStage`), which applies the trust boundary.
  */
 export const presentAsJson: EnvelopeStage = (envelope) => presentJson(envelope);
 
@@ -82,14 +101,15 @@ function presentJson(envelope: Envelope): Envelope {
   return { ...envelope, presentation: { model_content: JSON.stringify(view), user_visible: true } };
 }
 
-/** The default stages: the trust, budget and evidence modules; the model text is built on demand. */
+/** The default stages: the trust, budget and evidence modules, and the trust module's model text. */
 export function defaultStages(options: { budget?: Budget; evidence?: EvidencePolicy } = {}): Stages {
   return {
     policy: permissivePolicy,
-    trust: trustStage(),
+    visibility: visibilityStage(),
     budget: budgetStage(options.budget),
     evidence: evidenceStage(options.evidence),
-    present: modelFactsStage(),
+    trust: trustStage(),
+    present: modelTextStage(),
   };
 }
 
@@ -97,10 +117,12 @@ export function defaultStages(options: { budget?: Budget; evidence?: EvidencePol
  * Output-schema check (S12): `data` must match the tool's declared output schema.
  * Returns findings with pointers rooted at the envelope (`/data/...`).
  */
-export function checkOutputSchema(tool: ToolDefinition<never, unknown>, data: unknown): Finding[] {
-  const check = tool.validateOutput;
-  if (check === null || check(data)) return [];
-  return (check.errors ?? []).map((e) => ({ rule: 'SCHEMA' as const, pointer: '/data' + e.instancePath, message: `output ${e.message ?? 'does not match the schema'}`, severity: 'error' as const }));
+export function checkOutputSchema(rules: Pick<ToolRules, 'validateOutput'>, data: unknown): Finding[] {
+  const check = rules.validateOutput;
+  if (check === null) return [];
+  const r = check(data);
+  if (r.ok !== false) return [];
+  return r.findings.map((f) => ({ rule: 'SCHEMA' as const, pointer: f.pointer, message: `output ${f.message}`, severity: 'error' as const }));
 }
 
 /**
@@ -148,7 +170,7 @@ export function finalize(envelope: Envelope, notes: LayerNotes, digestIsFresh: b
     },
     side_effect: keepEffect,
   });
-  return { envelope: presentJson(replacement), findings, replaced: true };
+  return { envelope: replacement, findings, replaced: true };
 }
 
 function lastKey(value: object): string | undefined {

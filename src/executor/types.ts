@@ -4,6 +4,7 @@
  * ({@link WriteBack}) are four distinct types.
  */
 import type { Completeness, Conflict, Envelope, Evidence, MemoryCandidate, StatePatch, Warning } from '../contract/index.js';
+import type { Budget } from '../budget/index.js';
 import type { ReconcileLookup } from '../effects/index.js';
 
 /** The authenticated subject of a call. Only the executor's policy grants anything (T4). */
@@ -91,12 +92,23 @@ export interface ToolSpec<A = unknown, D = unknown> {
   readonly reportsSend?: boolean;
   /** Look the key up downstream after a timeout or crash (W2). */
   readonly reconcile?: (key: string, ctx: { signal: AbortSignal }) => Promise<ReconcileLookup>;
+  /** How a caller queries that lookup, named in the `reconciliation` block (default `<name>.reconcile`). */
+  readonly reconcileTool?: string;
   readonly timeoutMs: number;
   /** Where results come from (S6), e.g. `{ type: 'database', id: 'orders.primary' }`. */
   readonly source: { readonly type: string; readonly id: string };
   readonly fields?: Readonly<Record<string, FieldVisibility>>;
-  /** JSON Pointers into `data` whose text is external content (T1). */
+  /** JSON Pointer globs into `data` whose text is external content (T1). */
   readonly untrusted?: readonly string[];
+  /** JSON Pointer globs into `data` that stay facts even when the source type is untrusted (ids, enums). */
+  readonly trusted?: readonly string[];
+  /**
+   * The tool vouches for all of its text although its source type is one whose text is untrusted
+   * by default (`web`, `email`, `ticket`, `file`, …). Default false.
+   */
+  readonly trustedText?: boolean;
+  /** Size budget of this tool's model-visible result; unset limits come from the executor. */
+  readonly budget?: Budget;
   readonly risk: 'low' | 'medium' | 'high';
   /** Resource a write touches; writes with the same key are serialized by `callAll` (P2). */
   readonly resource?: (args: A) => string;

@@ -1,7 +1,7 @@
 /**
- * The side-effecting path (W1–W3): ledger begin → attempt → on an ambiguous outcome, persist
- * `unknown`, look the key up, and confirm, retry with the same key, or report `unknown`.
- * A write is never retried blindly.
+ * The side-effecting path (W1–W3), for every invoker: ledger begin → attempt → classify → on an
+ * ambiguous outcome, persist `unknown`, look the key up through the invoker, and confirm, retry
+ * with the same key, or report `unknown`. A write is never retried blindly.
  */
 import { failed, type CallInput, type Envelope, type ErrorInfo } from '../contract/index.js';
 import {
@@ -17,9 +17,14 @@ import {
   type ReconcileLookup,
 } from '../effects/index.js';
 import type { Store } from '../store/types.js';
-import { runAttempt } from './attempt.js';
+import { maskText } from '../trust/index.js';
 import type { EffectPosition, LayerNotes } from './audit.js';
-import type { ToolDefinition } from './define-tool.js';
+import { classifyOutcome, failedEnvelope } from './classify.js';
+import type { Invoker } from './invoker.js';
+import { isoAt } from './iso-time.js';
+import type { ExternalMarks } from './normalize-mcp.js';
+import type { ToolRules } from './rules.js';
+import { runWithDeadline } from './run-with-deadline.js';
 import type { Principal } from './types.js';
 
 /** How the write path ended. */
@@ -35,6 +40,8 @@ export interface WriteResult {
   readonly classification: ErrorInfo | null;
   readonly effectPosition: EffectPosition;
   readonly reconciliationState: string | null;
+  /** What the last attempt's answer carried that the trust stage must isolate. */
+  readonly external: ExternalMarks;
 }
 
 /** Dependencies of the write path. */
@@ -47,7 +54,8 @@ export interface WriteDeps {
 
 /** Input of {@link runWrite}. */
 export interface WriteInput {
-  readonly tool: ToolDefinition<never, unknown>;
+  readonly rules: ToolRules;
+  readonly invoker: Invoker;
   readonly args: unknown;
   readonly call: CallInput;
   readonly principal: Principal;
@@ -56,24 +64,29 @@ export interface WriteInput {
   readonly notes: LayerNotes;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+/** What an outcome kind is called in the audit record. */
+export function outcomeName(kind: string): WriteResult['outcome'] {
+  if (kind === 'timeout' || kind === 'cancelled') return kind;
+  if (kind === 'output' || kind === 'value' || kind === 'mcp') return 'returned';
+  return 'threw';
+}
 
 /**
- * Look a key up with the tool's `reconcile`, bounded by the tool's timeout. A lookup that throws
- * or hangs is `unknown`: it proves nothing either way.
+ * Look a key up through the invoker, bounded by the tool's timeout. A lookup that throws or
+ * hangs is `unknown`: it proves nothing either way.
  */
-export async function lookupKey(tool: ToolDefinition<never, unknown>, key: string): Promise<ReconcileLookup> {
-  if (tool.reconcile === undefined) return { state: 'unknown', reason: `tool "${tool.name}" declares no reconcile(key)` };
+export async function lookupKey(rules: ToolRules, invoker: Invoker, key: string, now: () => number): Promise<ReconcileLookup> {
+  if (invoker.lookup === undefined) return { state: 'unknown', reason: `tool "${rules.name}" declares no way to look a key up` };
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<ReconcileLookup>((resolve) => {
     timer = setTimeout(() => {
       controller.abort(new DOMException('reconcile timed out', 'TimeoutError'));
-      resolve({ state: 'unknown', reason: `the lookup did not answer within ${tool.timeoutMs} ms` });
-    }, tool.timeoutMs);
+      resolve({ state: 'unknown', reason: `the lookup did not answer within ${rules.timeoutMs} ms` });
+    }, rules.timeoutMs);
   });
   try {
-    const found = await Promise.race([tool.reconcile(key, { signal: controller.signal }), timeout]);
+    const found = await Promise.race([invoker.lookup(key, { signal: controller.signal, deadline: now() + rules.timeoutMs }), timeout]);
     if (found.state === 'found' && (typeof found.external_id !== 'string' || found.external_id === '')) {
       return { state: 'unknown', reason: 'the lookup said "found" without an external id' };
     }
@@ -86,34 +99,47 @@ export async function lookupKey(tool: ToolDefinition<never, unknown>, key: strin
 }
 
 /** Context for the reconciled envelopes of a tool. */
-export function reconcileContext(tool: ToolDefinition<never, unknown>, call: CallInput, key: string, retrievedAt: string): ReconcileContext {
+export function reconcileContext(rules: ToolRules, call: CallInput, key: string, retrievedAt: string): ReconcileContext {
   return {
     call,
-    operation: tool.operation ?? tool.name,
+    operation: rules.operation,
     key,
-    sourceType: tool.source.type,
-    sourceId: tool.source.id,
+    sourceType: rules.source.type,
+    sourceId: rules.source.id,
     retrievedAt,
-    queryTool: `${tool.name}.reconcile`,
+    queryTool: rules.reconcile.queryTool,
+    ...(rules.reconcile.queryArgs === undefined ? {} : { queryArgs: substituteKey(rules.reconcile.queryArgs, key) }),
   };
 }
 
+/** `"$key"` anywhere as a value in the configured arguments is the idempotency key. */
+export function substituteKey(args: Readonly<Record<string, unknown>>, key: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(args)) out[k] = v === '$key' ? key : v;
+  return out;
+}
+
+const newMarks = (): ExternalMarks => ({ errorText: [], warnings: new Set() });
+
 /**
  * Run a side-effecting call under its idempotency key.
- * @example const r = await runWrite({ store, now: Date.now, maxAttempts: 3 }, { tool, args, call, principal, key, notes });
+ * @example const r = await runWrite({ store, now: Date.now, maxAttempts: 3 }, { rules, invoker, args, call, principal, key, notes });
  */
 export async function runWrite(deps: WriteDeps, input: WriteInput): Promise<WriteResult> {
-  const { tool, key, notes } = input;
-  const operation = tool.operation ?? tool.name;
+  const { rules, key, notes } = input;
+  const operation = rules.operation;
   const decision = await beginWrite(deps.store, {
     key,
-    tool: tool.name,
+    tool: rules.name,
     principal: input.principal.id,
     argsDigest: argsDigest(input.args),
     callId: input.call.call_id,
-    now: iso(deps.now()),
+    now: isoAt(deps.now()),
+    // No attempt outlives its deadline, nor a lookup: an entry idle longer was left by a stopped process.
+    staleAfterMs: 2 * rules.timeoutMs + 1000,
   });
   const timings: number[] = [];
+  let external = newMarks();
   const base = { timings, classification: null, reconciliationState: null };
   if (decision.kind === 'refuse') {
     notes.execution.push(`ledger refused key ${key}: ${decision.code} (entry of call ${decision.entry.callId}, state ${decision.entry.state})`);
@@ -134,66 +160,72 @@ export async function runWrite(deps: WriteDeps, input: WriteInput): Promise<Writ
       outcome: 'refused',
       classification: error,
       effectPosition: 'none',
+      external,
     };
   }
   if (decision.kind === 'replay') {
     notes.execution.push(`replayed the envelope recorded for key ${key} by call ${decision.entry.callId}`);
-    return { ...base, envelope: decision.envelope, replayed: true, refused: false, attempts: decision.entry.attempts, outcome: 'replayed', effectPosition: decision.envelope.side_effect.occurred ? 'confirmed' : 'none' };
+    return { ...base, envelope: decision.envelope, replayed: true, refused: false, attempts: decision.entry.attempts, outcome: 'replayed', effectPosition: decision.envelope.side_effect.occurred ? 'confirmed' : 'none', external };
   }
-  let attempt = decision.kind === 'run' ? decision.attempt : decision.entry.attempts;
+  let attempt = decision.kind === 'run' ? decision.attempt : Math.max(1, decision.entry.attempts);
   let pendingError: ErrorInfo | null =
     decision.kind === 'reconcile'
       ? { category: 'transport_timeout', code: 'COMMIT_STATUS_UNKNOWN', message: `an earlier attempt under key ${key} ended without a confirmed outcome`, retryable: false, action: 'query_by_idempotency_key', kind: 'unknown_outcome' }
       : null;
+  if (decision.kind === 'reconcile') notes.execution.push(`key ${key} was left ${decision.entry.state} by call ${decision.entry.callId}: looking it up before anything is sent`);
   let firstAmbiguous: ErrorInfo | null = pendingError;
   let lastOutcome: WriteResult['outcome'] = 'reconciled';
   for (;;) {
     if (pendingError === null) {
-      const r = await runAttempt({ tool, args: input.args, call: { ...input.call, idempotency_key: key }, principal: input.principal, attempt, idempotencyKey: key, signal: input.signal, now: deps.now, memoryPolicy: deps.memoryPolicy });
-      timings.push(r.outcome.ms);
-      lastOutcome = r.outcome.kind;
+      const call = { ...input.call, attempt, idempotency_key: key };
+      const run = await runWithDeadline({ invoker: input.invoker, args: input.args, callId: call.call_id, principal: input.principal, attempt, idempotencyKey: key, timeoutMs: rules.timeoutMs, reportsSend: rules.reportsSend, signal: input.signal, now: deps.now });
+      timings.push(run.ms);
+      lastOutcome = outcomeName(run.outcome.kind);
+      external = newMarks();
+      const r = classifyOutcome({ rules, run, call, idempotencyKey: key, now: deps.now, retrievedAt: isoAt(deps.now()), memoryPolicy: deps.memoryPolicy, external, notes: notes.execution });
       if (r.kind === 'ok') {
-        notes.execution.push(`attempt ${attempt}: committed, external_id ${String(r.envelope.side_effect.external_id)}`);
-        return { ...base, envelope: r.envelope, replayed: false, refused: false, attempts: attempt, outcome: lastOutcome, effectPosition: 'confirmed' };
+        notes.execution.push(`attempt ${attempt}: committed${r.envelope.side_effect.occurred ? `, external_id ${String(r.envelope.side_effect.external_id)}` : ''}`);
+        return { ...base, envelope: r.envelope, replayed: false, refused: false, attempts: attempt, outcome: lastOutcome, effectPosition: 'confirmed', external };
       }
       if (r.kind === 'failed' && firstAmbiguous !== null && r.sideEffect === null) {
         // An earlier attempt may still land late: a definite failure of this retry proves nothing about it.
-        notes.execution.push(`attempt ${attempt}: ${r.outcome.kind}, ${r.error.code}; an earlier attempt's outcome is still open`);
+        notes.execution.push(`attempt ${attempt}: ${run.outcome.kind}, ${r.error.code}; an earlier attempt's outcome is still open`);
         pendingError = firstAmbiguous;
       } else if (r.kind === 'failed') {
-        notes.execution.push(`attempt ${attempt}: ${r.outcome.kind}, definite failure ${r.error.code}${r.outcome.sent ? '' : ' before the request was sent'}`);
+        notes.execution.push(`attempt ${attempt}: ${run.outcome.kind}, definite failure ${r.error.code}${run.sent ? '' : ' before the request was sent'}`);
         const sideEffect = r.sideEffect ?? { occurred: false as const, operation, idempotency_key: key };
         return {
           ...base,
-          envelope: failed({ call: { ...input.call, attempt, idempotency_key: key }, error: r.error, side_effect: sideEffect }),
+          envelope: failedEnvelope(call, r.error, sideEffect, r.extra),
           replayed: false,
           refused: false,
           attempts: attempt,
           outcome: lastOutcome,
           classification: r.error,
-          effectPosition: r.sideEffect !== null ? 'confirmed' : r.outcome.sent ? 'sent_not_executed' : 'not_sent',
+          effectPosition: r.sideEffect !== null ? 'confirmed' : run.sent ? 'sent_not_executed' : 'not_sent',
+          external,
         };
       }
       if (r.kind === 'ambiguous') {
         pendingError = r.error;
         firstAmbiguous ??= r.error;
-        notes.execution.push(`attempt ${attempt}: ${r.outcome.kind} after the request was sent: outcome unknown (${r.error.code}); looking up key ${key}`);
+        notes.execution.push(`attempt ${attempt}: ${run.outcome.kind} after the request was sent: outcome unknown (${r.error.code}); looking up key ${key}`);
       }
     }
     if (pendingError === null) continue;
     // Persist "unknown" before looking up, so a crash here leaves an entry that recovery reconciles.
-    await settleWrite(deps.store, key, { state: 'unknown', attempts: attempt, now: iso(deps.now()) });
-    const lookup = await lookupKey(tool, key);
-    const ctx = reconcileContext(tool, { ...input.call, attempt }, key, iso(deps.now()));
-    const action = decideAfterLookup(lookup, { idempotent: tool.idempotent === true, honoursKey: tool.honoursKey === true, attemptsLeft: attempt < deps.maxAttempts });
-    notes.execution.push(`lookup of ${key}: ${lookup.state}${lookup.state === 'unknown' && lookup.reason ? ` (${lookup.reason})` : ''} → ${action}`);
+    await settleWrite(deps.store, key, { state: 'unknown', attempts: attempt, now: isoAt(deps.now()) });
+    const lookup = await lookupKey(rules, input.invoker, key, deps.now);
+    const ctx = reconcileContext(rules, { ...input.call, attempt }, key, isoAt(deps.now()));
+    const action = decideAfterLookup(lookup, { idempotent: rules.idempotent, honoursKey: rules.honoursKey, attemptsLeft: attempt < deps.maxAttempts });
+    notes.execution.push(`lookup of ${key}: ${lookup.state}${lookup.state === 'unknown' && lookup.reason ? ` (${maskText(lookup.reason)})` : ''} → ${action}`);
     if (action === 'confirm' && lookup.state === 'found') {
-      return { ...base, envelope: confirmedEnvelope(ctx, lookup), replayed: false, refused: false, attempts: attempt, outcome: lastOutcome, classification: pendingError, effectPosition: 'executed_response_lost', reconciliationState: 'confirmed_present' };
+      return { ...base, envelope: confirmedEnvelope(ctx, lookup), replayed: false, refused: false, attempts: attempt, outcome: lastOutcome, classification: pendingError, effectPosition: 'executed_response_lost', reconciliationState: 'confirmed_present', external: newMarks() };
     }
     if (action === 'retry_same_key') {
       attempt += 1;
       pendingError = null;
-      await settleWrite(deps.store, key, { state: 'in_flight', attempts: attempt, now: iso(deps.now()) });
+      await settleWrite(deps.store, key, { state: 'in_flight', attempts: attempt, now: isoAt(deps.now()) });
       continue;
     }
     const state = lookup.state === 'absent' ? 'confirmed_absent' : 'unknowable';
@@ -207,6 +239,7 @@ export async function runWrite(deps: WriteDeps, input: WriteInput): Promise<Writ
       classification: pendingError,
       effectPosition: 'unknown',
       reconciliationState: state,
+      external,
     };
   }
 }

@@ -82,7 +82,7 @@ export const gatewayConfigSchema = {
       enum: ['full', 'normal'],
       description: 'SQLite durability: "full" syncs every commit to disk (survives power loss); "normal" (default) survives a process crash.',
     },
-    principal: { type: 'string', minLength: 1, description: 'Principal prefix for client sessions.' },
+    principal: { type: 'string', minLength: 1, description: 'Principal of every client session (stdio and HTTP): handles and idempotency keys then carry over from one session to the next, e.g. after a restart. Default: a fresh principal per session.' },
     handle_ttl_seconds: { type: 'integer', minimum: 1 },
   },
 } as const;

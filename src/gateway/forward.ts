@@ -29,7 +29,13 @@ const PREFIX = /^MCP error -?\d+: /;
 
 /** Turn an SDK client error back into the JSON-RPC error the upstream sent. */
 export function relayError(error: unknown): unknown {
-  if (error instanceof McpError) return new RelayedRpcError(error.code, error.message.replace(PREFIX, ''), error.data);
+  if (error instanceof McpError) {
+    // The SDK decorates messages with "MCP error <code>: " on each side of the wire; the server's
+    // own words are what follows.
+    let message = error.message;
+    for (let i = 0; i < 4 && PREFIX.test(message); i++) message = message.replace(PREFIX, '');
+    return new RelayedRpcError(error.code, message, error.data);
+  }
   return error;
 }
 

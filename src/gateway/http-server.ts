@@ -137,7 +137,7 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     if (entries.size >= maxSessions) return rpcError(res, 503, `Service Unavailable: ${maxSessions} sessions are open (each runs its own upstream processes); close one or raise --max-sessions`);
     const id = randomUUID();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
-    const session = await startSession(options, transport, { sessionId: id });
+    const session = await startSession(options, transport, { sessionId: id, transport: 'http' });
     const entry: Entry = { transport, session, open: 0, lastSeen: Date.now() };
     entries.set(id, entry);
     track(entry, res);

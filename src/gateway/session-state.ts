@@ -14,7 +14,10 @@ export interface GatewayOptions {
   readonly config: GatewayConfig;
   /** Where audit records, externalized results, handles and the ledger go. */
   readonly store: Store;
-  /** Fixed principal for every session; default: a fresh `session:<uuid>` per session. */
+  /**
+   * The principal of every session (the config's `principal`): handles and idempotency keys of
+   * one session are then usable by the next. Default: a fresh `session:<uuid>` per session.
+   */
   readonly principal?: string;
   /** Lines upstreams write to stderr, e.g. to show them on the gateway's own stderr. */
   readonly onUpstreamStderr?: (upstream: string, line: string) => void;
@@ -27,6 +30,8 @@ export interface SessionState {
   readonly options: GatewayOptions;
   readonly principal: string;
   readonly sessionId: string;
+  /** How the client is connected. */
+  readonly transport: 'stdio' | 'http';
   upstreams: UpstreamConnection[];
   clientCapabilities: ClientCapabilities;
   toolRoutes: Map<string, Route> | null;

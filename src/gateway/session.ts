@@ -28,12 +28,11 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { forwardRequest, RelayedRpcError, relayError, type ForwardExtra } from './forward.js';
 import { isTrcError as isError } from '../contract/index.js';
-import { HANDLE_ERROR_CODES, openResource, RESOURCE_URI_PREFIX } from '../budget/index.js';
 import { namespaceItems } from './routing.js';
 import { track, type GatewayOptions, type SessionState } from './session-state.js';
 import { connectAll, refreshToolRoutes } from './session-upstreams.js';
 import { callTool } from './tool-call.js';
-import { flushAudit } from './audit-queue.js';
+import { HANDLE_ERROR_CODES, RESOURCE_URI_PREFIX, flushAudit, openResource } from '../executor/index.js';
 import type { UpstreamConnection } from './upstream.js';
 
 /** A running session. */
@@ -65,13 +64,14 @@ const RESOURCE_NOT_FOUND = -32002;
  * Serve one client on `transport`.
  * @example const session = await startSession({ config, store }, new StdioServerTransport());
  */
-export async function startSession(options: GatewayOptions, transport: Transport, input: { sessionId?: string } = {}): Promise<GatewaySession> {
+export async function startSession(options: GatewayOptions, transport: Transport, input: { sessionId?: string; transport?: 'stdio' | 'http' } = {}): Promise<GatewaySession> {
   const sessionId = input.sessionId ?? randomUUID();
   const server = new Server({ name: 'trc-gateway', version: '0.1.0' }, { capabilities: ALL_CAPABILITIES });
   const state: SessionState = {
     options,
-    principal: options.principal ?? `session:${sessionId}`,
+    principal: options.principal ?? options.config.principal ?? `session:${sessionId}`,
     sessionId,
+    transport: input.transport ?? 'stdio',
     upstreams: [],
     clientCapabilities: {},
     toolRoutes: null,

@@ -1,17 +1,14 @@
 /**
- * Reconciliation of a gateway write whose upstream died or hung after the request was sent
- * (SPEC W2, W3): call the configured lookup tool on the (restarted) upstream with the
- * idempotency key, read its answer as a {@link ReconcileLookup}, and let the effects module
- * decide and build the envelope. Never a blind retry.
+ * Looking up a gateway write whose answer was lost (SPEC W2, W3): call the configured lookup
+ * tool on the (restarted) upstream with the idempotency key and read its answer as a
+ * `ReconcileLookup`; the executor's write path decides what follows. Never a blind retry.
  */
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { CallInfo, Envelope } from '../contract/index.js';
-import { confirmedEnvelope, unknownEnvelope, type ReconcileContext, type ReconcileLookup } from '../effects/index.js';
-import type { EffectivePolicy } from './tool-policy.js';
+import type { ReconcileLookup } from '../effects/index.js';
 import type { UpstreamConnection } from './upstream.js';
 
 /** `"$key"` anywhere as a value in the configured args is replaced by the idempotency key. */
-export function substituteKey(args: Record<string, unknown>, key: string | null): Record<string, unknown> {
+export function substituteKey(args: Readonly<Record<string, unknown>>, key: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(args)) out[k] = v === '$key' ? key : v;
   return out;
@@ -20,14 +17,14 @@ export function substituteKey(args: Record<string, unknown>, key: string | null)
 /**
  * Ask the upstream's reconciliation tool what happened under `key`. A lookup that errors, hangs
  * past the tool's deadline or answers in an unknown shape is `unknown`: it proves nothing.
- * @example const lookup = await lookupOnUpstream(up, { tool: 'find_charge', args: { idempotency_key: '$key' } }, key, 5000);
+ * @example const lookup = await lookupOnUpstream(up, { tool: 'find_charge', args: { idempotency_key: '$key' } }, key, 5000, signal);
  */
-export async function lookupOnUpstream(up: UpstreamConnection, reconcile: NonNullable<EffectivePolicy['reconcile']>, key: string, timeoutMs: number): Promise<ReconcileLookup> {
+export async function lookupOnUpstream(up: UpstreamConnection, reconcile: { readonly tool: string; readonly args?: Readonly<Record<string, unknown>> | undefined }, key: string, timeoutMs: number, signal?: AbortSignal): Promise<ReconcileLookup> {
   try {
     const result = await up.client.request(
       { method: 'tools/call', params: { name: reconcile.tool, arguments: substituteKey(reconcile.args ?? { idempotency_key: '$key' }, key) } },
       CallToolResultSchema,
-      { timeout: timeoutMs, maxTotalTimeout: timeoutMs },
+      { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal === undefined ? {} : { signal }) },
     );
     return readLookup(result);
   } catch (cause) {
@@ -52,47 +49,6 @@ export function readLookup(result: { isError?: boolean | undefined; structuredCo
   if ((typeof id !== 'string' || id === '') && typeof id !== 'number') return { state: 'unknown', reason: 'the lookup said "found" without an external id' };
   const committed = body['committed_at'];
   return { state: 'found', external_id: String(id), ...(typeof committed === 'string' ? { committed_at: committed } : {}) };
-}
-
-/** What the reconciled envelopes need about the call. */
-export interface ReconcileCall {
-  readonly call: CallInfo;
-  readonly upstream: string;
-  readonly upstreamTool: string;
-  readonly policy: EffectivePolicy;
-  readonly key: string;
-  readonly retrievedAt: string;
-}
-
-/**
- * The envelope of a reconciled write: confirmed (`succeeded`, occurred, external id) or
- * `unknown` with a `reconciliation` block naming the configured lookup and its arguments.
- * @example reconciledEnvelope(rc, lookup, 'confirm', cause)
- */
-export function reconciledEnvelope(
-  rc: ReconcileCall,
-  lookup: ReconcileLookup,
-  cause: { category: string; code: string; message: string },
-): Envelope {
-  const reconcile = rc.policy.reconcile;
-  const ctx: ReconcileContext = {
-    call: rc.call,
-    operation: rc.upstreamTool,
-    key: rc.key,
-    sourceType: rc.policy.sourceType,
-    sourceId: `${rc.upstream}/${rc.upstreamTool}`,
-    retrievedAt: rc.retrievedAt,
-    queryTool: reconcile?.tool ?? 'manual',
-  };
-  if (lookup.state === 'found') return confirmedEnvelope(ctx, lookup);
-  const env = unknownEnvelope(
-    ctx,
-    { category: cause.category as never, code: 'COMMIT_STATUS_UNKNOWN', message: `${cause.message}; the write may or may not have been applied`, details: { cause_code: cause.code, lookup } },
-    lookup.state === 'absent' ? 'confirmed_absent' : 'unknowable',
-  );
-  // The query the client should repeat is the configured one, not the helper's default shape.
-  if (reconcile === null || env.reconciliation === undefined || env.reconciliation === null) return env;
-  return { ...env, reconciliation: { ...env.reconciliation, query_args: substituteKey(reconcile.args ?? { idempotency_key: '$key' }, rc.key) } };
 }
 
 function firstText(content: unknown): string | undefined {

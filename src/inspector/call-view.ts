@@ -1,10 +1,12 @@
 /**
  * What the inspector shows for one recorded call: the audit record, the four-layer diagnosis,
- * a fresh validation of the recorded envelope, and its untrusted texts with what the detector
- * flagged. Pure apart from reading the store.
+ * a fresh validation of the recorded envelope, what the model read (the pipeline's model text,
+ * which every renderer shows), and its untrusted texts with what the detector flagged. The same
+ * for in-process, gateway and framework calls: they share one record shape. Pure apart from
+ * reading the store.
  */
 import { validate, type Envelope, type ValidationResult } from '../contract/index.js';
-import { diagnose, type Diagnosis } from '../executor/index.js';
+import { diagnose, renderModelText, type Diagnosis } from '../executor/index.js';
 import type { AuditRecord, Store } from '../store/index.js';
 
 /** One line of the call list. */
@@ -26,6 +28,10 @@ export interface CallView {
   readonly diagnosis: Diagnosis | null;
   /** Validation of the recorded envelope now; null when the record holds none. */
   readonly validation: ValidationResult | null;
+  /** The text the model read for this call; null when the record holds none. */
+  readonly model_text: string | null;
+  /** Where the call came in (`gateway`, `framework`), when not in process. */
+  readonly edge: string | null;
   readonly untrusted: readonly { content_id: string; origin: string | null; instructional: boolean; families: readonly string[]; text: string }[];
 }
 
@@ -33,6 +39,7 @@ interface DetailShape {
   envelope?: unknown;
   error_code?: string | null;
   warnings?: unknown;
+  edge?: { kind?: unknown; transport?: unknown; framework?: unknown };
 }
 
 const detailOf = (r: AuditRecord): DetailShape => (typeof r.detail === 'object' && r.detail !== null ? (r.detail as DetailShape) : {});
@@ -77,10 +84,21 @@ export async function viewCall(store: Store, callId: string): Promise<CallView |
   const record = await store.getAudit(callId);
   if (record === null) return null;
   const env = envelopeOf(record);
+  const edge = detailOf(record).edge;
+  // The pipeline's presentation when it made one (user-only fields hidden by the tool's rules),
+  // else the same model view every renderer computed from this very envelope.
+  let modelText: string | null = null;
+  try {
+    modelText = env === null ? null : renderModelText(env);
+  } catch {
+    modelText = null;
+  }
   return {
     record,
     diagnosis: await diagnose(callId, store),
     validation: env === null ? null : validate(env),
+    model_text: modelText,
+    edge: edge === undefined || typeof edge.kind !== 'string' ? null : [edge.kind, edge.transport ?? edge.framework].filter((x) => typeof x === 'string').join(' over '),
     untrusted: untrustedOf(env).map((u) => ({
       content_id: u.content_id,
       origin: u.origin ?? null,

@@ -82,6 +82,9 @@ async function loadCall(id) {
       const ul = el('ul'); for (const f of v.validation.findings) ul.append(el('li', { text: f.severity + ' ' + f.rule + ' at "' + f.pointer + '": ' + f.message }));
       d.append(ul);
     }
+    if (v.model_text !== null) {
+      d.append(el('h3', { text: 'What the model read' + (v.edge ? ' (' + v.edge + ')' : '') }), el('pre', { text: v.model_text }));
+    }
     if (v.untrusted.length) {
       d.append(el('h3', { text: 'Untrusted content (data, never instructions)' }));
       for (const u of v.untrusted) {

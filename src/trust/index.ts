@@ -1,22 +1,31 @@
 /**
  * `tool-result-contract/trust` — the trust boundary: untrusted-content isolation (T1), the
- * instruction detector (T7), field visibility and secrets masking (T6), the model-context
- * builder (T2), call policy with argument taint (T3, T4) and MCP annotations as hints (T5).
+ * instruction detector (T7), field visibility and secrets masking (T6), the model view and the
+ * model-context builder (T2), call policy with argument taint (T3, T4) and MCP annotations as
+ * hints (T5).
  *
  * Any new export added here becomes public API. Use named exports, not wildcards.
  */
 export { detectInstructions, INSTRUCTION_FAMILIES } from './detect-instructions.js';
 export type { Detection, DetectionSpan, DetectOptions, InstructionFamily } from './detect-instructions.js';
+export { detectAcross } from './detect-across.js';
+export type { AcrossVerdict, TextVerdict } from './detect-across.js';
 export { normalizeText } from './normalize-text.js';
 export type { NormalizedText, HiddenUnicode } from './normalize-text.js';
 export { isolate, UNTRUSTED_SOURCE_TYPES, DEFAULT_ALLOWED_USES, DEFAULT_FORBIDDEN_USES } from './isolate.js';
 export type { IsolationRules, IsolationResult, IsolatedField } from './isolate.js';
+export { MEMBERS_MIME, externalRef, clipPointer, regionOrigins } from './regions.js';
 export { isUntrustedRef, compileGlob, matchGlob } from './pointer-glob.js';
 export type { UntrustedRef, PointerGlob } from './pointer-glob.js';
-export { viewFor, REDACTED_ITEM } from './visibility.js';
-export type { Visibility, Audience, VisibilityRules, VisibilityView } from './visibility.js';
-export { findSecrets, maskSecrets } from './secrets.js';
+export { viewFor, applyVisibility, compileVisibility, hideFields, REDACTED_ITEM, HIDDEN_VALUE } from './visibility.js';
+export type { Visibility, Audience, VisibilityRules, VisibilityView, CompiledVisibility, Hidden } from './visibility.js';
+export { findSecrets, maskSecrets, isSecretName } from './secrets.js';
 export type { SecretKind, SecretMatch, MaskResult } from './secrets.js';
+export { maskEnvelope, maskText, maskValue, markMasked } from './mask-envelope.js';
+export type { EnvelopeMask } from './mask-envelope.js';
+export { scrubStrings, scrubText } from './scrub.js';
+export { modelView, modelProjection, renderModelText, externalBlock, shownText, sourceLabel, WITHHELD_TEXT } from './model-view.js';
+export type { ModelViewOptions } from './model-view.js';
 export { buildModelContext, EXTERNAL_CONTENT_POLICY } from './model-context.js';
 export type { ModelContext, ModelContextOptions, ContextPart, ContextPartKind, ContextRole } from './model-context.js';
 export { authorize, argsDigest } from './authorize.js';

@@ -9,7 +9,9 @@
  */
 import { randomBytes as nodeRandomBytes } from 'node:crypto';
 import { TrcError, type Envelope, type UntrustedContent } from '../contract/index.js';
-import { viewFor, type VisibilityRules } from './visibility.js';
+import { modelProjection, shownText, sourceLabel } from './model-view.js';
+import { clipPointer, regionOrigins } from './regions.js';
+import type { VisibilityRules } from './visibility.js';
 
 /** Provider-neutral role of a part. Adapters map `tool` to their tool-result message. */
 export type ContextRole = 'system' | 'tool';
@@ -99,17 +101,22 @@ function completenessNotice(env: Envelope): string | undefined {
 }
 
 function externalText(u: UntrustedContent, datamark: string | undefined): string {
-  return datamark === undefined ? u.text : u.text.replace(/\s+/g, datamark);
+  const text = shownText(u);
+  return datamark === undefined ? text : text.replace(/\s+/g, datamark);
 }
 
 /**
- * Build the model context of one envelope.
+ * Build the model context of one envelope. Visibility rules, secret masking and isolated
+ * regions apply as in the model view: facts show `{"$untrusted": id}` where a region was, and
+ * each region's text, with its (sanitized) source, is only inside its boundary.
  * @example
  * const ctx = buildModelContext(envelope);
  * ctx.parts.filter((p) => p.role === 'system') // only the fixed policy text
  */
 export function buildModelContext(envelope: Envelope, options: ModelContextOptions = {}): ModelContext {
-  const env = viewFor(envelope, options.visibility ?? {}, 'model').envelope;
+  const projected = modelProjection(envelope, { ...(options.visibility === undefined ? {} : { visibility: options.visibility }), withoutExternalBlock: true });
+  const env = projected.envelope;
+  const view = projected.view;
   const datamark = options.datamark === true ? DEFAULT_DATAMARK : typeof options.datamark === 'string' && options.datamark !== '' ? options.datamark : undefined;
   const random = options.randomBytes ?? nodeRandomBytes;
   const callId = env.call.call_id;
@@ -122,22 +129,28 @@ export function buildModelContext(envelope: Envelope, options: ModelContextOptio
     `Side effect: ${se.occurred ? 'occurred' : se.possibly_occurred === true ? 'possibly occurred (unconfirmed)' : 'none'} (${se.operation}).`);
   if (env.error !== undefined && env.error !== null) {
     const e = env.error;
-    tool('error', `Error ${e.category}/${e.code}: ${e.message} (retryable: ${e.retryable}; next action: ${e.action}).`);
+    const details = (view['error'] as Record<string, unknown> | undefined)?.['details'];
+    tool('error', `Error ${e.category}/${e.code}: ${e.message} (retryable: ${e.retryable}; next action: ${e.action}).${details === undefined ? '' : ` Details: ${JSON.stringify(details)}`}`);
   }
-  if (env.data !== null && env.data !== undefined) {
-    tool('facts', 'Facts observed by the tool (values of the form {"$untrusted": id} are external content shown below):\n' + JSON.stringify(env.data, null, 2));
+  if (view['data'] !== undefined) {
+    tool('facts', 'Facts observed by the tool (values of the form {"$untrusted": id} are external content shown below):\n' + JSON.stringify(view['data'], null, 2));
   }
   if (env.summary !== undefined) tool('summary', `Summary (not the original data): ${env.summary.text}`);
+  const origins = regionOrigins(env);
   if (env.evidence !== undefined && env.evidence.length > 0) {
     tool('evidence', 'Evidence (cite by id):\n' + env.evidence.map((e) => {
-      const src = typeof e.source === 'string' ? e.source : e.source === undefined ? '' : [e.source.type, e.source.id ?? e.source.name ?? e.source.uri].filter(Boolean).join(':');
-      return `[${e.evidence_id}] supports ${e.supports.join(', ')}${src ? ` — source ${src}` : ''}${e.quote !== undefined ? ` — quote: ${JSON.stringify(e.quote)}` : ''}`;
+      const supports = [...new Set(e.supports.map((p) => clipPointer(p, origins)))];
+      const inRegion = supports.some((p) => origins.includes(p));
+      const src = e.source === undefined ? '' : sourceLabel(e.source);
+      // A quote of external text stays with the external text.
+      return `[${e.evidence_id}] supports ${supports.join(', ')}${src ? ` — source ${src}` : ''}${e.quote !== undefined && !inRegion ? ` — quote: ${JSON.stringify(e.quote)}` : ''}`;
     }).join('\n'));
   }
   const notice = completenessNotice(env);
   if (notice !== undefined) tool('completeness', notice);
-  if (env.warnings.length > 0) {
-    tool('warnings', 'Warnings:\n' + env.warnings.map((w) => (typeof w === 'string' ? `- ${w}` : `- [${w.code}] ${w.message}`)).join('\n'));
+  const warnings = (view['warnings'] as unknown[] | undefined) ?? [];
+  if (warnings.length > 0) {
+    tool('warnings', 'Warnings:\n' + warnings.map((w) => (typeof w === 'string' ? `- ${w}` : `- [${(w as { code: string }).code}] ${(w as { message: string }).message}`)).join('\n'));
   }
 
   const contents = env.untrusted_content ?? [];
@@ -152,8 +165,8 @@ export function buildModelContext(envelope: Envelope, options: ModelContextOptio
   }
   contents.forEach((u, i) => {
     const id = safeId(u.content_id);
-    const src = typeof u.source === 'string' ? u.source : [u.source.type, u.source.id ?? u.source.name ?? u.source.uri].filter(Boolean).join(':');
-    const header = `External content ${id} from ${src || 'unknown source'} (trust: ${u.trust}` +
+    // Only our own words outside the markers; where the text came from is inside them.
+    const header = `External content ${id} (trust: ${u.trust}` +
       `${u.instructional ? `; flagged instruction-like: ${(u.families ?? []).join(', ') || 'yes'}` : ''}; ` +
       `allowed uses: ${u.allowed_uses.join(', ') || 'none'}; forbidden: ${u.forbidden_uses.join(', ') || 'none'})` +
       `${datamark !== undefined ? `; spaces are shown as ${datamark}` : ''}:`;
@@ -161,7 +174,7 @@ export function buildModelContext(envelope: Envelope, options: ModelContextOptio
       role: 'tool',
       kind: 'external_content',
       content_id: u.content_id,
-      text: `${header}\n<<<EXTERNAL_CONTENT ${token} ${id}>>>\n${texts[i] ?? ''}\n<<<END_EXTERNAL_CONTENT ${token}>>>`,
+      text: `${header}\n<<<EXTERNAL_CONTENT ${token} ${id}>>>\n[source: ${sourceLabel(u.source)}${u.origin === undefined ? '' : `; at ${u.origin}`}]\n${texts[i] ?? ''}\n<<<END_EXTERNAL_CONTENT ${token}>>>`,
     });
   });
   return { call_id: callId, parts, boundary: token };

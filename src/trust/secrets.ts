@@ -1,10 +1,14 @@
 /**
- * Secrets in outgoing text (SPEC T6): API keys, JWTs, PEM private keys, cloud credentials.
+ * Secrets in outgoing and stored text (SPEC T6): API keys, JWTs, PEM private keys, cloud
+ * credentials, `NAME=value` assignments whose name says secret (`OPENAI_API_KEY=…`,
+ * `?api_key=…`, `"password": "…"`), passwords in URLs (`postgres://user:pw@host`), and any of
+ * these split by zero-width characters.
  *
- * Linear: the text is split once into runs of key-like characters, and each run is classified
- * by anchored patterns over that run alone (no pattern ever scans across the text), plus an
- * `indexOf` walk for PEM blocks.
+ * Linear: the text is scanned with character loops. Key-like runs are classified by anchored
+ * patterns over that run alone (no pattern ever scans across the text); assignments look back
+ * at most 64 characters for a name and consume their value once; PEM blocks use `indexOf`.
  */
+import { isSecretName, scanAssignments, scanUrlCredentials } from './secret-forms.js';
 
 /** Kinds of secret recognized. */
 export type SecretKind =
@@ -18,7 +22,9 @@ export type SecretKind =
   | 'aws_secret_access_key'
   | 'google_api_key'
   | 'jwt'
-  | 'private_key';
+  | 'private_key'
+  | 'named_secret'
+  | 'url_password';
 
 /** One secret found: kind and [start, end) in the text. */
 export interface SecretMatch {
@@ -26,6 +32,8 @@ export interface SecretMatch {
   readonly start: number;
   readonly end: number;
 }
+
+export { isSecretName };
 
 // Anchored, bounded patterns, tested against one run of key characters at a time.
 const RUN_PATTERNS: readonly (readonly [SecretKind, RegExp])[] = [
@@ -48,6 +56,11 @@ function isKeyChar(c: number): boolean {
     c === 0x2d || c === 0x5f || c === 0x2e || c === 0x2f || c === 0x2b || c === 0x3d;
 }
 
+/** Characters that render as nothing and are used to split a secret past a scanner. */
+function isInvisible(c: number): boolean {
+  return c === 0x200b || c === 0x200c || c === 0x200d || c === 0x2060 || c === 0xfeff || c === 0x00ad || c === 0x180e;
+}
+
 function pemBlocks(text: string, out: SecretMatch[]): void {
   let from = 0;
   for (;;) {
@@ -66,14 +79,23 @@ function pemBlocks(text: string, out: SecretMatch[]): void {
   }
 }
 
+/** The kind of one run of key characters, or undefined. `s` is its start in `text`. */
+function classifyRun(text: string, run: string, s: number): SecretKind | undefined {
+  if (run.includes(SLACK_WEBHOOK) || (run.startsWith('services/') && text.slice(Math.max(0, s - 16), s).endsWith('hooks.slack.com/'))) return 'slack_webhook';
+  for (const [k, re] of RUN_PATTERNS) if (re.test(run)) return k;
+  if (AWS_SECRET.test(run) && /[A-Z]/.test(run) && /[a-z]/.test(run) && /\d/.test(run)) {
+    // 40 base64 characters are only an AWS secret when the text names one nearby.
+    const context = text.slice(Math.max(0, s - 48), s).toLowerCase();
+    if (context.includes('secret') || context.includes('aws')) return 'aws_secret_access_key';
+  }
+  return undefined;
+}
+
 /**
- * Find secrets in `text`, sorted by position, non-overlapping.
- * @example findSecrets('key: ghp_' + 'a'.repeat(36))[0]?.kind // 'github_token'
+ * Runs of key characters, each also tried after every `=` or `/` it contains (`NAME=sk-…`, a
+ * secret inside a path or a JSON Pointer such as `/data/ghp_…`).
  */
-export function findSecrets(text: string): SecretMatch[] {
-  const found: SecretMatch[] = [];
-  pemBlocks(text, found);
-  const inPem = (i: number): boolean => found.some((m) => m.kind === 'private_key' && i >= m.start && i < m.end);
+function keyRuns(text: string, out: SecretMatch[]): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -83,23 +105,66 @@ export function findSecrets(text: string): SecretMatch[] {
     let e = i;
     // Sentence punctuation after a key is not part of it.
     while (e > s && (text.charCodeAt(e - 1) === 0x2e || text.charCodeAt(e - 1) === 0x2c)) e--;
-    const len = e - s;
-    if (len < 16 || len > 4096) continue;
-    const run = text.slice(s, e);
-    if (run.includes(SLACK_WEBHOOK) || (run.startsWith('services/') && text.slice(Math.max(0, s - 16), s).endsWith('hooks.slack.com/'))) {
-      found.push({ kind: 'slack_webhook', start: s, end: e });
-      continue;
+    if (e - s < 16 || e - s > 4096) continue;
+    let from = s;
+    // The whole run, then what follows each '=' (at most a few per run in real text).
+    for (let tries = 0; tries < 8 && from < e; tries++) {
+      if (e - from >= 16) {
+        const kind = classifyRun(text, text.slice(from, e), from);
+        if (kind !== undefined) { out.push({ kind, start: from, end: e }); break; }
+      }
+      let eq = from;
+      while (eq < e - 1 && text.charCodeAt(eq) !== 0x3d && text.charCodeAt(eq) !== 0x2f) eq++;
+      if (eq >= e - 1) break;
+      from = eq + 1;
     }
-    let kind: SecretKind | undefined;
-    for (const [k, re] of RUN_PATTERNS) if (re.test(run)) { kind = k; break; }
-    if (kind === undefined && AWS_SECRET.test(run) && /[A-Z]/.test(run) && /[a-z]/.test(run) && /\d/.test(run)) {
-      // 40 base64 characters are only an AWS secret when the text names one nearby.
-      const context = text.slice(Math.max(0, s - 48), s).toLowerCase();
-      if (context.includes('secret') || context.includes('aws')) kind = 'aws_secret_access_key';
-    }
-    if (kind !== undefined && !inPem(s)) found.push({ kind, start: s, end: e });
   }
-  return found.sort((a, b) => a.start - b.start);
+}
+
+function scan(text: string): SecretMatch[] {
+  const found: SecretMatch[] = [];
+  pemBlocks(text, found);
+  keyRuns(text, found);
+  for (const m of scanAssignments(text)) found.push({ kind: 'named_secret', start: m.start, end: m.end });
+  for (const m of scanUrlCredentials(text)) found.push({ kind: 'url_password', start: m.start, end: m.end });
+  if (found.length <= 1) return found;
+  // Sorted and non-overlapping: the earliest start wins, then the longest; PEM blocks swallow the rest.
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: SecretMatch[] = [];
+  let end = -1;
+  for (const m of found) {
+    if (m.start < end) continue;
+    out.push(m);
+    end = m.end;
+  }
+  return out;
+}
+
+/**
+ * Find secrets in `text`, sorted by position, non-overlapping. Zero-width characters inside a
+ * secret do not hide it: the match spans them.
+ * @example findSecrets('key: ghp_' + 'a'.repeat(36))[0]?.kind // 'github_token'
+ * @example findSecrets('OPENAI_API_KEY=abcdef123')[0]?.kind // 'named_secret'
+ */
+export function findSecrets(text: string): SecretMatch[] {
+  let invisible = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (isInvisible(text.charCodeAt(i))) { invisible = i; break; }
+  }
+  if (invisible === -1) return scan(text);
+  // Scan a copy without the invisible characters, then map offsets back to the original.
+  const kept: number[] = [];
+  let stripped = '';
+  for (let i = 0; i < text.length; i++) {
+    if (isInvisible(text.charCodeAt(i))) continue;
+    kept.push(i);
+    stripped += text[i];
+  }
+  return scan(stripped).map((m) => ({
+    kind: m.kind,
+    start: kept[m.start] ?? text.length,
+    end: m.end === 0 ? 0 : (kept[m.end - 1] ?? text.length - 1) + 1,
+  }));
 }
 
 /** Result of {@link maskSecrets}. */
@@ -113,6 +178,8 @@ export interface MaskResult {
  * @example maskSecrets('token sk-' + 'A'.repeat(40)).text // 'token [redacted:openai_api_key]'
  */
 export function maskSecrets(text: string): MaskResult {
+  // Nothing shorter can hold a recognized secret (the shortest is a 3-character named value).
+  if (text.length < 5) return { text, found: [] };
   const found = findSecrets(text);
   if (found.length === 0) return { text, found };
   let out = '';

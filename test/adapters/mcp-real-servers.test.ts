@@ -78,10 +78,10 @@ describe('the official MCP client against a misbehaving fixture server', () => {
     const env = fromMcpResult(await conn.call(tool.name), tool, ctx('c1'));
     expect(env.status).toBe('failed');
     expect(env.data).toBeNull();
-    expect(env.error).toMatchObject({ category: 'contract', code: 'MCP_OUTPUT_SCHEMA_VIOLATION' });
-    const details = env.error?.details as { violations: Array<{ pointer: string }>; dialect: string };
-    expect(details.dialect).toBe('draft-2020-12');
-    expect(details.violations.map((v) => v.pointer)).toEqual(expect.arrayContaining(['/temperature_c', '/condition']));
+    // The code and shape an in-process tool's output-schema violation has.
+    expect(env.error).toMatchObject({ category: 'contract', code: 'OUTPUT_SCHEMA_MISMATCH' });
+    const details = env.error?.details as { findings: Array<{ pointer: string }> };
+    expect(details.findings.map((v) => v.pointer)).toEqual(expect.arrayContaining(['/data/temperature_c', '/data/condition']));
     expect(validate(env).valid).toBe(true);
   });
 
@@ -98,7 +98,7 @@ describe('the official MCP client against a misbehaving fixture server', () => {
 
   it('keeps a consistent structured result citable', async () => {
     const tool = toolNamed(conn, 'weather_ok');
-    const env = fromMcpResult(await conn.call(tool.name), tool, ctx('c3'));
+    const env = fromMcpResult(await conn.call(tool.name), tool, { ...ctx('c3'), readOnly: true });
     expect(env.status).toBe('succeeded');
     expect(env.citable).toBeUndefined();
     expect(env.warnings).toEqual([]);
@@ -118,7 +118,7 @@ describe('the official MCP client against a misbehaving fixture server', () => {
     const tool = toolNamed(conn, 'point_2020');
     const env = fromMcpResult(await conn.call(tool.name), tool, ctx('c5'));
     expect(env.status).toBe('failed');
-    expect((env.error?.details as { violations: Array<{ pointer: string }> }).violations[0]?.pointer).toBe('/point/1');
+    expect((env.error?.details as { findings: Array<{ pointer: string }> }).findings[0]?.pointer).toBe('/data/point/1');
   });
 
   it('validates an output schema that declares draft-07 with draft-07 tuple items', async () => {
@@ -128,9 +128,9 @@ describe('the official MCP client against a misbehaving fixture server', () => {
     expect(env.data).toEqual({ point: [1, 2] });
   });
 
-  it('adopts the envelope a contract-aware server sends in _meta, answering the caller’s call id', async () => {
+  it('adopts the envelope a trusted contract-aware server sends in _meta, answering the caller’s call id', async () => {
     const tool = toolNamed(conn, 'order_envelope');
-    const env = fromMcpResult(await conn.call(tool.name, { order_id: 'ord_1001' }), tool, ctx('call_from_model'));
+    const env = fromMcpResult(await conn.call(tool.name, { order_id: 'ord_1001' }), tool, { ...ctx('call_from_model'), server: { name: 'fixture', trusted: true } });
     expect(env.call.call_id).toBe('call_from_model');
     expect(env.evidence?.map((e) => e.evidence_id)).toEqual(['ev_status']);
     expect(env.provenance?.source_type).toBe('database');

@@ -14,12 +14,12 @@ function expectKept(before: Envelope, after: Envelope): void {
 }
 
 describe('MCP round trips', () => {
-  it('envelope → MCP → envelope keeps data, status, error, completeness and evidence', () => {
+  it('envelope → MCP → envelope keeps data, status, error, completeness and evidence (a trusted contract-aware server)', () => {
     fc.assert(
       fc.property(envelopeArb, (env) => {
         expect(validate(env).valid).toBe(true);
         const wire = overTheWire(toMcpResult(env));
-        const back = fromMcpResult(wire, { name: env.call.tool_name }, { call_id: env.call.call_id, server: { name: 's' } });
+        const back = fromMcpResult(wire, { name: env.call.tool_name }, { call_id: env.call.call_id, server: { name: 's', trusted: true } });
         expect(validate(back).valid).toBe(true);
         expectKept(env, back);
         expect(back.call.call_id).toBe(env.call.call_id);
@@ -35,14 +35,20 @@ describe('MCP round trips', () => {
         const ctx = { call_id: 'call_1', server: { name: 's' }, now: () => '2026-09-01T00:00:00Z' };
         const env = fromMcpResult(result, tool, ctx);
         expect(validate(env).valid).toBe(true);
-        const wire = overTheWire(toMcpResult(env));
+        // Structured content goes out as itself when asked (an output schema); by default the model's view of it.
+        const wire = overTheWire(toMcpResult(env, result.structuredContent !== undefined && result.isError !== true ? { structured: 'always' } : {}));
         expect(wire.isError === true).toBe(result.isError === true);
-        if (result.structuredContent !== undefined) expect(wire.structuredContent).toEqual(result.structuredContent);
+        if (result.structuredContent !== undefined && result.isError !== true) expect(wire.structuredContent).toEqual(result.structuredContent);
+        // An untrusted server's error payload is its own text: the model's structuredContent holds a
+        // reference to it, the envelope in _meta the payload itself.
+        if (result.structuredContent !== undefined && result.isError === true) {
+          expect((wire._meta?.['dev.tool-result-contract/envelope'] as Envelope).error?.details).toEqual(result.structuredContent);
+        }
         const linksIn = result.content.filter((b) => b.type === 'resource_link').map((b) => (b as { uri: string }).uri);
         const linksOut = wire.content.filter((b) => b.type === 'resource_link').map((b) => (b as { uri: string }).uri);
         expect(new Set(linksOut)).toEqual(new Set(linksIn));
-        // And the contract fields survive the second hop.
-        expectKept(env, fromMcpResult(wire, tool, ctx));
+        // And the contract fields survive a second hop to a reader that trusts this renderer.
+        expectKept(env, fromMcpResult(wire, tool, { ...ctx, server: { name: 's', trusted: true } }));
       }),
       { numRuns: 300 },
     );

@@ -36,10 +36,15 @@ describe('toMcpResult through the official MCP SDK', () => {
       const result = await client.callTool({ name: 'order_get', arguments: { order_id: 'ord_1001' } });
       const tool = tools.find((t) => t.name === 'order_get');
       expect(tool?.outputSchema).toBeDefined();
-      const back = fromMcpResult(result, tool ?? { name: 'order_get' }, { call_id: 'call_model_1', server: { name: 'order-service' } });
+      // A contract-aware server the operator trusts: its envelope is adopted.
+      const back = fromMcpResult(result, tool ?? { name: 'order_get' }, { call_id: 'call_model_1', server: { name: 'order-service', trusted: true } });
       expect(validate(back).valid).toBe(true);
       expect(back).toMatchObject({ status: 'succeeded', data: env.data, evidence: env.evidence, call: { call_id: 'call_model_1' } });
-      expect(back.tool_hints).toEqual({ origin: 'order-service', trusted: false, annotations: { readOnlyHint: true } });
+      expect(back.tool_hints).toEqual({ origin: 'order-service', trusted: true, annotations: { readOnlyHint: true } });
+      // An untrusted one: the same data, checked against the output schema; its own claims (evidence) are not taken.
+      const checked = fromMcpResult(result, tool ?? { name: 'order_get' }, { call_id: 'call_model_2', server: { name: 'order-service' } });
+      expect(checked).toMatchObject({ status: 'succeeded', data: env.data, tool_hints: { trusted: false } });
+      expect(checked.evidence?.map((e) => e.evidence_id)).toEqual(['tool_output']);
     } finally {
       await close();
     }
@@ -57,7 +62,7 @@ describe('toMcpResult through the official MCP SDK', () => {
     try {
       const result = await client.callTool({ name: 'refund_create', arguments: { order_id: 'ord_1001' } });
       expect(result.isError).toBe(true);
-      const back = fromMcpResult(result, tools[0] ?? { name: 'refund_create' }, { call_id: 'call_2', server: { name: 'order-service' } });
+      const back = fromMcpResult(result, tools[0] ?? { name: 'refund_create' }, { call_id: 'call_2', server: { name: 'order-service', trusted: true } });
       expect(result.structuredContent).toBeUndefined();
       expect(back).toMatchObject({ status: 'failed', error: { code: 'REFUND_WINDOW_CLOSED', details: { order_id: 'ord_1001' } } });
       // Without the envelope in _meta, the error still comes back from the text.

@@ -19,7 +19,11 @@ describe('OpenAI Agents SDK wrapper', () => {
     expect(orderGet.type).toBe('function');
     expect(orderGet.strict).toBe(true);
     const out = await invokeFunctionTool({ tool: orderGet, runContext: new RunContext({}), input: JSON.stringify({ order_id: 'ord_1001' }), details: { toolCall: toolCall('call_7', { order_id: 'ord_1001' }) } });
-    expect(JSON.parse(out)).toMatchObject({ call_id: 'call_7', status: 'succeeded', data: { order_id: 'ord_1001', status: 'shipped' } });
+    // A framework tool's text is external by default: the model reads it inside the boundary.
+    const view = JSON.parse(out) as { call_id: string; status: string; data: unknown; external_content: string };
+    expect(view).toMatchObject({ call_id: 'call_7', status: 'succeeded', data: { $untrusted: seen[0]?.untrusted_content?.[0]?.content_id } });
+    expect(view.external_content).toContain('"order_id":"ord_1001"');
+    expect(seen[0]).toMatchObject({ data: { order_id: 'ord_1001', status: 'shipped' } });
     expect(seen[0]?.call).toEqual({ tool_name: 'order_get', call_id: 'call_7', attempt: 1 });
     expect(validate(seen[0]).valid).toBe(true);
   });

@@ -1,16 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isTrcError, validate } from '../../src/contract/index.js';
+import { isTrcError, succeeded, validate } from '../../src/contract/index.js';
 import { alignBatch, cancelledEnvelope, deniedEnvelope } from '../../src/adapters/openai/index.js';
-import { envelopeFromThrown, envelopeFromValue } from '../../src/adapters/shared/index.js';
+import { frameworkRules } from '../../src/adapters/shared/index.js';
+import { envelopeFromOutcome } from '../../src/executor/index.js';
 
 const call = (id: string) => ({ tool_name: 'search', call_id: id });
+const value = (n: unknown, c: { tool_name: string; call_id: string }) => succeeded({ call: c, data: { n }, provenance: { source_type: 'tool', source_id: 'search', observed_at: null } });
+const envelopeFromValue = (v: unknown, c: { tool_name: string; call_id: string }) => envelopeFromOutcome(frameworkRules(c.tool_name, {}), { kind: 'value', value: v }, { call: c });
+const envelopeFromThrown = (error: unknown, c: { tool_name: string; call_id: string }) => envelopeFromOutcome(frameworkRules(c.tool_name, {}), { kind: 'threw', error }, { call: c });
 
 describe('batch of parallel calls (P1)', () => {
   it('always yields exactly one envelope per requested id, in request order, whatever order they finished in', () => {
     fc.assert(
       fc.property(fc.uniqueArray(fc.stringMatching(/^call_[a-z0-9]{1,6}$/), { minLength: 1, maxLength: 12 }), fc.infiniteStream(fc.nat()), (ids, noise) => {
-        const envs = ids.map((id, i) => (i % 3 === 0 ? cancelledEnvelope(call(id)) : i % 3 === 1 ? deniedEnvelope(call(id)) : envelopeFromValue({ n: i }, call(id))));
+        const envs = ids.map((id, i) => (i % 3 === 0 ? cancelledEnvelope(call(id)) : i % 3 === 1 ? deniedEnvelope(call(id)) : value(i, call(id))));
         const shuffled = [...envs].sort(() => (noise.next().value % 3) - 1);
         const aligned = alignBatch(ids, shuffled);
         expect(aligned.map((e) => e.call.call_id)).toEqual(ids);
@@ -21,7 +25,7 @@ describe('batch of parallel calls (P1)', () => {
   it('names the missing, unexpected and duplicated ids when the sets differ', () => {
     let thrown: unknown;
     try {
-      alignBatch(['a', 'b', 'c'], [envelopeFromValue(1, call('a')), envelopeFromValue(1, call('a')), envelopeFromValue(1, call('z'))]);
+      alignBatch(['a', 'b', 'c'], [value(1, call('a')), value(1, call('a')), value(1, call('z'))]);
     } catch (e) {
       thrown = e;
     }
@@ -30,7 +34,7 @@ describe('batch of parallel calls (P1)', () => {
   });
 
   it('refuses a request list that names a call id twice', () => {
-    expect(() => alignBatch(['a', 'a'], [envelopeFromValue(1, call('a'))])).toThrow(/requested twice/);
+    expect(() => alignBatch(['a', 'a'], [value(1, call('a'))])).toThrow(/requested twice/);
   });
 });
 
@@ -54,7 +58,7 @@ describe('envelopes for calls that did not return', () => {
   });
 });
 
-describe('envelopeFromValue and envelopeFromThrown', () => {
+describe('a framework tool’s value and thrown error through the pipeline', () => {
   it('turns any JSON-representable return value into a valid succeeded envelope', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (v) => {
@@ -66,12 +70,16 @@ describe('envelopeFromValue and envelopeFromThrown', () => {
 
   it('reports a value with no JSON form as a failed envelope instead of throwing', () => {
     const env = envelopeFromValue({ n: 10n }, call('c'));
-    expect(env).toMatchObject({ status: 'failed', error: { code: 'RESULT_NOT_JSON' } });
+    // The code an in-process tool's output with no JSON form gets.
+    expect(env).toMatchObject({ status: 'failed', error: { code: 'TOOL_OUTPUT_INVALID' } });
   });
 
-  it('keeps an envelope a tool already returned, answering the caller’s call id', () => {
-    const inner = envelopeFromValue({ a: 1 }, call('inner'));
-    expect(envelopeFromValue(inner, call('outer')).call.call_id).toBe('outer');
+  it('takes an envelope a framework tool returns as its data, never as the result (it answers the caller’s call id)', () => {
+    const inner = value(1, call('inner'));
+    const env = envelopeFromValue(inner, call('outer'));
+    expect(env.call.call_id).toBe('outer');
+    expect(env.status).toBe('succeeded');
+    expect((env.data as { status: string }).status).toBe('succeeded');
   });
 
   it('classifies thrown errors without inventing retryability', () => {

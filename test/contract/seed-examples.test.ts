@@ -9,12 +9,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fit } from '../../src/budget/index.js';
-import { validate, validateText, type Envelope } from '../../src/contract/index.js';
+import { isEnvelope, validate, validateText, type Envelope } from '../../src/contract/index.js';
 import { diagnose } from '../../src/executor/index.js';
 import { ENVELOPE_META_KEY, fromMcpResult, toMcpResult } from '../../src/adapters/mcp/index.js';
 import { toChatToolMessage } from '../../src/adapters/openai/index.js';
 import { toToolResultBlock } from '../../src/adapters/anthropic/index.js';
-import { envelopeFromValue } from '../../src/adapters/shared/index.js';
 import { createMemoryStore } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -74,8 +73,9 @@ describe("the source document's worked envelopes", () => {
 
   it.each(FILES)('%s is adopted by the MCP adapter and rendered for MCP, OpenAI and Anthropic', (file) => {
     const env = load(file);
-    const kept = envelopeFromValue(env, { tool_name: String((env['call'] as { tool_name: string }).tool_name), call_id: 'call_x' });
-    expect(kept.data).toEqual(env['data']);
+    const kept = { ...env, call: { ...(env['call'] as object), call_id: 'call_x' } };
+    expect(validate(kept).valid).toBe(true);
+    if (!isEnvelope(kept)) throw new Error('the seed envelope is not an Envelope once validated');
     expect(kept.warnings).toEqual([]);
     const isError = env['status'] === 'failed';
     const wire = { content: [{ type: 'text', text: JSON.stringify(env['data']) }], ...(isError ? { isError: true } : { structuredContent: env['data'] }), _meta: { [ENVELOPE_META_KEY]: load(file) } };

@@ -98,8 +98,11 @@ describe('trc demo --json', () => {
     const flagged = (page.untrusted_content ?? []).filter((u) => u.instructional);
     expect(flagged).toHaveLength(1);
     expect(flagged[0]?.text).toContain('Ignore previous instructions');
-    expect(JSON.stringify(page.data)).not.toContain('Ignore previous instructions');
+    // The page stays the observed data; the region covers it, and the model never reads the
+    // injected line (it sees a reference, and the flagged text is withheld inside the boundary).
+    expect(flagged[0]?.origin).toMatch(/^\/data/);
     expect(s.calls[0]?.model_sees).toContain('EXTERNAL_CONTENT');
+    expect(s.calls[0]?.model_sees).not.toContain('Ignore previous instructions');
     const mail = env(s, 'email_send');
     expect(mail.status).toBe('needs_input');
     expect(mail.side_effect.occurred).toBe(false);

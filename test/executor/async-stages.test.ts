@@ -15,10 +15,10 @@ describe('stages and policies that answer asynchronously', () => {
       order.push(`${name}:end`);
       return out;
     };
-    const executor = createExecutor({ tools: [readTool(() => ({ data: { id: 'o1' } }))], store: createMemoryStore(), stages: { trust: stage('trust'), budget: stage('budget'), evidence: stage('evidence'), present: stage('present') } });
+    const executor = createExecutor({ tools: [readTool(() => ({ data: { id: 'o1' } }))], store: createMemoryStore(), stages: { visibility: stage('visibility'), trust: stage('trust'), budget: stage('budget'), evidence: stage('evidence'), present: stage('present') } });
     const env = await executor.call({ call_id: 'c1', tool_name: 'order_get', args: { id: 'o1' } }, user);
-    expect(order).toEqual(['trust:start', 'trust:end', 'budget:start', 'budget:end', 'evidence:start', 'evidence:end', 'present:start', 'present:end']);
-    expect(env.warnings.map((w) => (typeof w === 'string' ? w : w.code))).toEqual(['SEEN_BY_TRUST', 'SEEN_BY_BUDGET', 'SEEN_BY_EVIDENCE', 'SEEN_BY_PRESENT']);
+    expect(order).toEqual(['visibility:start', 'visibility:end', 'budget:start', 'budget:end', 'evidence:start', 'evidence:end', 'trust:start', 'trust:end', 'present:start', 'present:end']);
+    expect(env.warnings.map((w) => (typeof w === 'string' ? w : w.code))).toEqual(['SEEN_BY_VISIBILITY', 'SEEN_BY_BUDGET', 'SEEN_BY_EVIDENCE', 'SEEN_BY_TRUST', 'SEEN_BY_PRESENT']);
     expect(env.status).toBe('succeeded');
   });
 

@@ -32,8 +32,10 @@ const ok = readTool(() => ({ data: { id: 'o1', status: 'shipped' } }));
 const rows: Row[] = [
   // X1 protocol errors
   { name: 'an unknown tool is a protocol error', tool: ok, toolName: 'no_such_tool', expect: { status: 'failed', category: 'protocol', code: 'UNKNOWN_TOOL', kind: 'protocol', retryable: false } },
-  { name: 'a JSON-RPC invalid-params error from the server asks to fix the arguments', tool: readTool(() => { throw Object.assign(new Error('bad params'), { code: -32602 }); }), expect: { status: 'failed', category: 'validation', code: 'JSONRPC_INVALID_PARAMS', kind: 'protocol', action: 'fix_arguments' } },
-  { name: 'a JSON-RPC internal error from the server is a protocol error', tool: readTool(() => { throw Object.assign(new Error('boom'), { code: -32603 }); }), expect: { status: 'failed', category: 'internal', kind: 'protocol', retryable: false } },
+  // A JSON-RPC error is filed under `protocol` on every edge (thrown in-process as answered by an
+  // upstream); the classifier's code and action still say what to do.
+  { name: 'a JSON-RPC invalid-params error from the server asks to fix the arguments', tool: readTool(() => { throw Object.assign(new Error('bad params'), { code: -32602 }); }), expect: { status: 'failed', category: 'protocol', code: 'JSONRPC_INVALID_PARAMS', kind: 'protocol', action: 'fix_arguments' } },
+  { name: 'a JSON-RPC internal error from the server is a protocol error', tool: readTool(() => { throw Object.assign(new Error('boom'), { code: -32603 }); }), expect: { status: 'failed', category: 'protocol', code: 'JSONRPC_INTERNAL_ERROR', kind: 'protocol', retryable: false } },
   // X1 tool execution errors
   { name: 'arguments that break the input schema are a validation error', tool: ok, args: { id: 7 }, expect: { status: 'failed', category: 'validation', code: 'INVALID_ARGUMENTS', action: 'fix_arguments', retryable: false } },
   { name: 'a policy denial is an authorization error', tool: ok, policy: () => ({ effect: 'deny', code: 'SCOPE_MISSING', reason: 'orders:read scope missing' }), expect: { status: 'failed', category: 'authorization', code: 'SCOPE_MISSING', action: 'request_authorization' } },

@@ -8,7 +8,7 @@ const user = { id: 'user_1' };
 const input = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false };
 
 describe('the core modules as pipeline stages', () => {
-  it('isolates web text as untrusted content, flags an injection, and keeps it out of the facts', async () => {
+  it('isolates web text as untrusted content, flags an injection, and keeps it out of the model text', async () => {
     const page = defineTool({
       name: 'web_fetch', description: 'Fetch a page', effect: 'read', risk: 'low', timeoutMs: 100,
       source: { type: 'web', id: 'https://shop.example/faq' }, untrusted: ['/body'], input,
@@ -16,10 +16,14 @@ describe('the core modules as pipeline stages', () => {
     });
     const env = await createExecutor({ tools: [page], store: createMemoryStore() }).call({ call_id: 'c1', tool_name: 'web_fetch', args: { id: 'x' } }, user);
     expect(validate(env).valid).toBe(true);
+    // A web source: the whole result is one region; data keeps the observed facts.
     expect(env.untrusted_content).toHaveLength(1);
-    expect(env.untrusted_content?.[0]?.instructional).toBe(true);
-    expect(JSON.stringify(env.data)).not.toContain('Ignore all previous');
-    expect(toModelContext(env).content).toContain('<<<EXTERNAL_CONTENT');
+    expect(env.untrusted_content?.[0]).toMatchObject({ origin: '/data', instructional: true });
+    const model = JSON.parse(toModelContext(env).content) as { data: unknown; external_content: string };
+    expect(model.data).toEqual({ $untrusted: env.untrusted_content?.[0]?.content_id });
+    // The injection is inside the boundary, and withheld there.
+    expect(model.external_content).toMatch(/^<<<EXTERNAL_CONTENT [0-9a-f]{32}>>>/);
+    expect(toModelContext(env).content).not.toContain('Ignore all previous');
   });
 
   it('drops internal fields from the envelope and user-only fields from the model text', async () => {

@@ -151,15 +151,15 @@ describe('memory candidates (W5)', () => {
 });
 
 describe('pipeline stages and L1 types', () => {
-  it('runs the swappable stages in order trust → budget → evidence → present', async () => {
+  it('runs the swappable stages in order visibility → budget → evidence → trust → present', async () => {
     const order: string[] = [];
     const stage = (name: string): EnvelopeStage => (env) => {
       order.push(name);
       return env;
     };
-    const executor = createExecutor({ tools: [readTool(() => ({ data: { id: 'o1' } }))], store: createMemoryStore(), stages: { trust: stage('trust'), budget: stage('budget'), evidence: stage('evidence'), present: stage('present') } });
+    const executor = createExecutor({ tools: [readTool(() => ({ data: { id: 'o1' } }))], store: createMemoryStore(), stages: { visibility: stage('visibility'), trust: stage('trust'), budget: stage('budget'), evidence: stage('evidence'), present: stage('present') } });
     await executor.call({ call_id: 'c1', tool_name: 'order_get', args: { id: 'o1' } }, user);
-    expect(order).toEqual(['trust', 'budget', 'evidence', 'present']);
+    expect(order).toEqual(['visibility', 'budget', 'evidence', 'trust', 'present']);
   });
 
   it('refreshes the digest when a stage changes the data, and replaces a stage that breaks the contract', async () => {

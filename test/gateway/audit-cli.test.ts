@@ -23,11 +23,13 @@ describe('trc audit', () => {
     expect(all.stdout).toMatch(/succeeded\s+echo\s+session:/);
 
     const json = await runCli(['audit', '--store', store, '--tool', 'echo', '--json']);
-    const records = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { tool: string; status: string; envelopeDigest: string; detail: { upstream: string; envelope: { data: unknown } } });
+    const records = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { tool: string; status: string; envelopeDigest: string; detail: { kind: string; edge: { upstream: string }; envelope: { data: unknown } } });
     expect(records.map((r) => r.tool)).toEqual(['echo', 'echo']);
     // The same definition as the executor's records: SHA-256 of the recorded envelope's JSON.
     for (const r of records) expect(r.envelopeDigest).toBe('sha256:' + sha256Hex(JSON.stringify(r.detail.envelope)));
-    expect(records[0]?.detail.upstream).toBe('faulty-server');
+    // One record shape for every edge: the executor's, with where the call came in.
+    expect(records[0]?.detail.kind).toBe('trc.executor.call.v1');
+    expect(records[0]?.detail.edge.upstream).toBe('faulty-server');
     expect(JSON.stringify(records[1]?.detail.envelope)).toContain('two');
 
     const future = await runCli(['audit', '--store', store, '--since', '2999-01-01']);

@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isTrcError } from '../../src/contract/index.js';
-import { loadGatewayConfig, parseGatewayConfig, resolveToolPolicy, upstreamFromCommand, type ConfigProblem } from '../../src/gateway/index.js';
+import { loadGatewayConfig, parseGatewayConfig, toolRulesFor, upstreamFromCommand, type ConfigProblem } from '../../src/gateway/index.js';
 import { runCli } from '../helpers/cli.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -54,11 +54,11 @@ describe('gateway configuration', () => {
   });
 
   it('ignores MCP annotations of an untrusted upstream and honours them for a trusted one', () => {
-    const hints = { readOnlyHint: true, idempotentHint: true };
-    expect(resolveToolPolicy({}, { name: 'u', command: 'x' }, 't', hints)).toMatchObject({ effect: 'write', effectSource: 'default', idempotent: false });
-    expect(resolveToolPolicy({}, { name: 'u', command: 'x', trusted: true }, 't', hints)).toMatchObject({ effect: 'read', effectSource: 'annotation', idempotent: true });
-    const configured = resolveToolPolicy({ defaults: { timeout_ms: 5 } }, { name: 'u', command: 'x', trusted: true, tools: { t: { effect: 'write' } } }, 't', hints);
-    expect(configured).toMatchObject({ effect: 'write', effectSource: 'config', timeoutMs: 5 });
+    const listing = { name: 't', annotations: { readOnlyHint: true, idempotentHint: true } };
+    expect(toolRulesFor({}, { name: 'u', command: 'x' }, 't', 't', listing, 'k')).toMatchObject({ effect: 'write', effectSource: 'default', idempotent: false });
+    expect(toolRulesFor({}, { name: 'u', command: 'x', trusted: true }, 't', 't', listing, 'k')).toMatchObject({ effect: 'read', effectSource: 'annotation', idempotent: true });
+    const configured = toolRulesFor({ defaults: { timeout_ms: 5 } }, { name: 'u', command: 'x', trusted: true, tools: { t: { effect: 'write' } } }, 't', 't', listing, 'k');
+    expect(configured).toMatchObject({ effect: 'write', effectSource: 'declared', timeoutMs: 5 });
   });
 
   it('turns "-- CMD ARGS" into the first upstream, named after the server', () => {

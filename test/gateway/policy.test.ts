@@ -22,6 +22,8 @@ describe('per-tool policy', () => {
     expect(env.data).not.toHaveProperty('amount');
     expect(env.warnings.map((w) => w.code)).toContain('FIELDS_WITHHELD');
     expect(JSON.stringify(result['structuredContent'] ?? {})).not.toContain('12345');
+    // The tool is declared a trusted source type (api): only the configured field is external.
     expect(env.untrusted_content.map((u) => u.origin)).toContain('/data/id');
+    expect(JSON.stringify(result['structuredContent'])).toContain('$untrusted');
   });
 });

@@ -77,7 +77,7 @@ describe('a write whose upstream dies after committing', () => {
     const s = await openSqliteStore({ path: g.store });
     expect((await s.ledgerGet(key))?.state).toBe('succeeded');
     const audit = await s.listAudit({ tool: 'charge' });
-    expect(audit.map((a) => (a.detail as { outcome?: string }).outcome)).toContain('reconciled');
+    expect(audit.map((a) => (a.detail as { execution: { reconciliation_state: string | null } }).execution.reconciliation_state)).toContain('confirmed_present');
     await s.close();
   });
 });
@@ -135,14 +135,13 @@ describe('a write whose outcome cannot be looked up', () => {
 });
 
 describe('concurrent calls with one idempotency key', () => {
-  it('charge once: the others replay the result or are refused as in flight', async () => {
+  it('charge once: the others replay the result or are refused as in flight, with an envelope', async () => {
     const g = await gateway('concurrent', 'reconcile.yaml');
-    const settled = await Promise.allSettled([1, 2, 3, 4].map(() => g.charge({ amount: 6 }, 'order-6')));
-    for (const s of settled) {
-      if (s.status === 'fulfilled') expect(s.value.status).toBe('succeeded');
-      else expect(String(s.reason)).toMatch(/in flight/);
+    const settled = await Promise.all([1, 2, 3, 4].map(() => g.charge({ amount: 6 }, 'order-6')));
+    for (const env of settled) {
+      if (env.status !== 'succeeded') expect(env).toMatchObject({ status: 'failed', error: { code: 'IDEMPOTENCY_KEY_IN_FLIGHT' } });
     }
-    expect(settled.some((s) => s.status === 'fulfilled')).toBe(true);
+    expect(settled.some((env) => env.status === 'succeeded')).toBe(true);
     expect(g.charges('order-6')).toHaveLength(1);
     noDuplicates(g.charges());
   });

@@ -60,7 +60,7 @@ describe('several upstreams under one gateway', () => {
 
 
 describe('a Streamable HTTP upstream', () => {
-  it('is reached by URL from the config; an envelope the upstream sent (a gateway behind a gateway) is adopted', async () => {
+  it('is reached by URL from the config; the envelope a trusted upstream sent (a gateway behind a gateway) is adopted, an untrusted one is not', async () => {
     const { serveHttp } = await import('../../src/gateway/index.js');
     const { createMemoryStore } = await import('../../src/store/index.js');
     const { writeFileSync } = await import('node:fs');
@@ -68,15 +68,17 @@ describe('a Streamable HTTP upstream', () => {
     const inner = await serveHttp({ store: createMemoryStore(), config: { defaults: { effect: 'read' }, upstreams: [{ name: 'faulty', command, args }] } }, { port: 0 });
     try {
       const config = join(dir, 'http-upstream.json');
-      writeFileSync(config, JSON.stringify({ defaults: { effect: 'read' }, upstreams: [{ name: 'remote', url: inner.url }] }));
-      const c = await connectStdio('v2', gatewayArgv([], ['--store', join(dir, 'http-up.sqlite'), '--config', config]).slice(0, -1));
-      open.push(c);
-      const result = await c.request('tools/call', { name: 'echo', arguments: { message: 'over http' } });
-      const env = (result['_meta'] as Record<string, unknown>)[ENVELOPE_META_KEY] as { status: string; provenance: { source_id: string } };
-      expect(env.status).toBe('succeeded');
-      // The inner gateway's envelope names the real source; the outer one keeps it.
-      expect(env.provenance.source_id).toBe('faulty/echo');
-      await c.close();
+      for (const trusted of [true, false]) {
+        writeFileSync(config, JSON.stringify({ defaults: { effect: 'read' }, upstreams: [{ name: 'remote', url: inner.url, trusted }] }));
+        const c = await connectStdio('v2', gatewayArgv([], ['--store', join(dir, `http-up-${trusted}.sqlite`), '--config', config]).slice(0, -1));
+        open.push(c);
+        const result = await c.request('tools/call', { name: 'echo', arguments: { message: 'over http' } });
+        const env = (result['_meta'] as Record<string, unknown>)[ENVELOPE_META_KEY] as { status: string; provenance: { source_id: string } };
+        expect(env.status).toBe('succeeded');
+        // A trusted inner gateway's envelope names the real source and is kept; an untrusted one is only checked.
+        expect(env.provenance.source_id).toBe(trusted ? 'faulty/echo' : 'remote/echo');
+        await c.close();
+      }
     } finally {
       await inner.close();
     }

@@ -34,15 +34,18 @@ describe('writes through the gateway', () => {
     expect(charges()).toBe(1);
   });
 
-  it('replays the recorded result for a repeated idempotency key without charging again', async () => {
+  it('replays the recorded result for a repeated idempotency key without charging again, marked as a replay', async () => {
     const env = envelope(await c.request('tools/call', { name: 'charge', arguments: { amount: 10 }, _meta: { [IDEMPOTENCY_META_KEY]: 'order-1-payment' } }));
     expect(env.status).toBe('succeeded');
+    expect((env as unknown as { warnings: { code: string }[] }).warnings.map((w) => w.code)).toContain('IDEMPOTENT_REPLAY');
     expect(env.call.idempotency_key).toBe('order-1-payment');
     expect(charges()).toBe(1);
   });
 
-  it('refuses an idempotency key reused with other arguments', async () => {
-    await expect(c.request('tools/call', { name: 'charge', arguments: { amount: 99 }, _meta: { [IDEMPOTENCY_META_KEY]: 'order-1-payment' } })).rejects.toThrow(/other arguments/);
+  it('refuses an idempotency key reused with other arguments with a failed envelope (as the executor does)', async () => {
+    const env = envelope(await c.request('tools/call', { name: 'charge', arguments: { amount: 99 }, _meta: { [IDEMPOTENCY_META_KEY]: 'order-1-payment' } }));
+    expect(env.status).toBe('failed');
+    expect(env.error?.code).toBe('IDEMPOTENCY_KEY_REUSED');
     expect(charges()).toBe(1);
   });
 

@@ -101,7 +101,13 @@ describe('inspector', () => {
     expect((body['diagnosis'] as { layers: unknown[] }).layers).toHaveLength(4);
     const untrusted = body['untrusted'] as { text: string; instructional: boolean; families: string[]; origin: string | null }[];
     expect(untrusted).toHaveLength(1);
-    expect(untrusted[0]).toMatchObject({ text: INJECTION, instructional: true, origin: '/data/reviews/0/text' });
+    // A web source: the whole result is one region, its text the JSON of the data.
+    expect(untrusted[0]).toMatchObject({ instructional: true, origin: '/data' });
+    expect(untrusted[0]?.text).toContain(INJECTION.replace(/"/g, '\\"'));
+    // What the model read is shown next to the envelope: the injection withheld inside the boundary.
+    const modelText = body['model_text'] as string;
+    expect(modelText).toContain('<<<EXTERNAL_CONTENT');
+    expect(modelText).not.toContain('Ignore all previous instructions');
     expect(untrusted[0]?.families.length).toBeGreaterThan(0);
     const garbled = await getJson('/api/calls/%E0%A4%A');
     expect(garbled.status).toBe(400);

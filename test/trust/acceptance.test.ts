@@ -18,12 +18,13 @@ describe('trust boundary end to end', () => {
   const session = { untrustedContent: [...(ticket.untrusted_content ?? []), ...(page.untrusted_content ?? [])] };
 
   it('isolates and flags the ticket instruction', () => {
-    expect(ticket.untrusted_content?.[0]).toMatchObject({ instructional: true, origin: '/data/body' });
+    // The ticket is an untrusted source: its whole result is one region.
+    expect(ticket.untrusted_content?.[0]).toMatchObject({ instructional: true, origin: '/data' });
   });
 
   it('isolates and flags the web page that asks to send data to an address', () => {
     const u = page.untrusted_content?.[0];
-    expect(u).toMatchObject({ instructional: true, origin: '/data/content' });
+    expect(u).toMatchObject({ instructional: true, origin: '/data' });
     expect(u?.families).toEqual(expect.arrayContaining(['addressed_to_ai', 'task_hijack']));
     expect((page.data as Record<string, unknown>)['url']).toBe('https://supplier.example/payment-update');
   });

@@ -44,3 +44,46 @@ describe('secrets detection', () => {
     expect(findSecrets(text)).toEqual([]);
   });
 });
+
+describe('secrets recognized by their place', () => {
+  it.each([
+    ['an env assignment', `OPENAI_API_KEY=${k('sk-proj-', 'Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z')}`, `OPENAI_API_KEY=[redacted:openai_api_key]`],
+    ['a named value that matches no pattern', 'export DB_PASSWORD=hunter22', 'export DB_PASSWORD=[redacted:named_secret]'],
+    ['a query key', 'GET /v1/x?api_key=abcd1234efgh&limit=5', 'GET /v1/x?api_key=[redacted:named_secret]&limit=5'],
+    ['a JSON member', '{"client_secret": "s3cr3t-value", "n": 1}', '{"client_secret": "[redacted:named_secret]", "n": 1}'],
+    ['a bearer header', 'Authorization: Bearer abc.def.ghi', 'Authorization: Bearer [redacted:named_secret]'],
+    ['a database URL', 'postgres://admin:s3cretPw@db.internal:5432/app', 'postgres://admin:[redacted:url_password]@db.internal:5432/app'],
+    ['a key split by a zero-width space', k('sk-pr\u200boj-', 'Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z'), '[redacted:openai_api_key]'],
+    ['a key inside a pointer', `/data/${k('ghp_', 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8')}`, '/data/[redacted:github_token]'],
+  ])('masks %s', (_what, text, masked) => {
+    expect(maskSecrets(text).text).toBe(masked);
+  });
+
+  it.each([
+    'max_tokens=4096 and token_count: 5',
+    'PWD=/home/ada',
+    'at 2026-05-01T10:00:00Z the status: shipped',
+    'https://example.com:8080/path?q=1&page=2',
+    'a == b and c != d',
+  ])('leaves look-alikes alone: %j', (text) => {
+    expect(maskSecrets(text).text).toBe(text);
+  });
+
+  it('stays linear on near-miss assignments and URLs: 8x the input costs well under 64x the time', () => {
+    const unit = 'password= token: a=b=c=d ://x:y ://u:p@ x_api_key:';
+    const small = unit.repeat(4_000);
+    const large = unit.repeat(32_000);
+    const cpu = (f: () => void) => {
+      let best = Infinity;
+      for (let i = 0; i < 3; i++) {
+        const t = process.cpuUsage();
+        f();
+        const d = process.cpuUsage(t);
+        best = Math.min(best, d.user + d.system);
+      }
+      return best;
+    };
+    maskSecrets(small);
+    expect(cpu(() => maskSecrets(large)) / Math.max(500, cpu(() => maskSecrets(small)))).toBeLessThan(24);
+  });
+});

@@ -79,3 +79,42 @@ describe('field visibility', () => {
     expect(view.envelope.result_digest).toBe(digest(view.envelope.data));
   });
 });
+
+describe('visibility on every path, masking in every text', () => {
+  it('applies the data rules to a failure’s error.details, keeping array indexes', () => {
+    const e: Envelope = { ...env(), status: 'failed', data: null, error: { category: 'upstream', code: 'X', message: 'failed', retryable: false, action: 'explain_to_user', details: { customer: { ssn: '123-45-6789' }, items: [{ sku: 'a', cost_price: 3 }] } } };
+    delete (e as { completeness?: unknown }).completeness;
+    const view = viewFor(e, rules, 'model');
+    expect(JSON.stringify(view.envelope.error)).not.toContain('123-45-6789');
+    expect(view.removed).toEqual(expect.arrayContaining(['/error/details/customer/ssn', '/error/details/items/0/cost_price']));
+  });
+
+  it('scrubs a hidden value from every other text: evidence quotes, warnings, summary, error message, presentation', () => {
+    const e: Envelope = {
+      ...env(),
+      warnings: [{ code: 'W', message: 'ssn 123-45-6789 looked odd' }],
+      summary: { label: 'summary', text: 'scores up to 0.82 were seen' },
+      presentation: { model_content: 'Customer 123-45-6789', user_visible: true },
+    };
+    const view = viewFor(e, rules, 'model');
+    const json = JSON.stringify(view.envelope);
+    expect(json).not.toContain('123-45-6789');
+    expect(json).not.toContain('0.82');
+    expect(json).toContain('[hidden]');
+  });
+
+  it('masks secrets in keys, the summary, warnings and a cursor', () => {
+    const token = ['ghp_', 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'].join('');
+    const e: Envelope = {
+      ...env(),
+      status: 'partial',
+      data: { [token]: 1 },
+      summary: { label: 'summary', text: `see ${token}` },
+      warnings: [{ code: 'W', message: `DB_PASSWORD=hunter22` }],
+      completeness: { state: 'truncated', next: { type: 'cursor', value: token } },
+    };
+    const json = JSON.stringify(viewFor(e, {}, 'model').envelope);
+    expect(json).not.toContain(token);
+    expect(json).not.toContain('hunter22');
+  });
+});

@@ -1,21 +1,20 @@
 /**
- * Vercel AI SDK 6 (SPEC I4): wrap an existing `tool()` so its `execute` yields an envelope and
- * `toModelOutput` hands the model the contract's view of it — `json` for results, `error-json`
+ * Vercel AI SDK 6 (SPEC I4): wrap an existing `tool()` so each call runs through the executor's
+ * pipeline (budget, isolation, visibility, masking, classification, write path, audit) and
+ * `toModelOutput` hands the model the pipeline's model text — `json` for results, `error-json`
  * for failures, so providers flag the error (e.g. Anthropic `is_error`). The tool's input
  * schema, description and approval settings are untouched.
  */
-import type { Tool, ToolExecutionOptions } from 'ai';
+import { jsonSchema, type Tool, type ToolExecutionOptions } from 'ai';
 import type { Envelope } from '../../contract/index.js';
-import { envelopeFromThrown, envelopeFromValue, isErrorStatus, modelView, type OutcomeOptions } from '../shared/index.js';
+import { FOLLOW_TOOL_NAME } from '../../executor/index.js';
+import { followParts, frameworkInvoker, frameworkRules, isErrorStatus, modelView, runFrameworkCall, type WrapperOptions } from '../shared/index.js';
 
 /** What `toModelOutput` returns (the `ai` package does not re-export the type by name). */
 export type ModelOutput = Awaited<ReturnType<NonNullable<Tool<unknown, Envelope>['toModelOutput']>>>;
 
-/** Options of {@link envelopeTool}. */
-export interface EnvelopeToolOptions extends OutcomeOptions {
-  /** Called with every envelope produced, e.g. to audit or store it. */
-  readonly onEnvelope?: (env: Envelope) => void;
-}
+/** Options of {@link envelopeTool}: rules for the pipeline (see `WrapperOptions`). */
+export type EnvelopeToolOptions = WrapperOptions;
 
 /**
  * The model output of an envelope, for a `toModelOutput` of your own.
@@ -28,7 +27,7 @@ export function envelopeModelOutput(env: Envelope): ModelOutput {
 /**
  * Wrap an AI SDK tool: its output becomes an envelope answering the tool call id.
  * @example
- * const tools = { order_get: envelopeTool('order_get', tool({ description, inputSchema, execute })) };
+ * const tools = { order_get: envelopeTool('order_get', tool({ description, inputSchema, execute })), trc_follow: followTool() };
  * await generateText({ model, tools, prompt });
  */
 export function envelopeTool<INPUT, OUTPUT>(name: string, original: Tool<INPUT, OUTPUT>, options: EnvelopeToolOptions = {}): Tool<INPUT, Envelope> {
@@ -36,19 +35,13 @@ export function envelopeTool<INPUT, OUTPUT>(name: string, original: Tool<INPUT, 
   if (execute === undefined) {
     throw new TypeError(`tool "${name}" has no execute function to wrap`);
   }
+  const rules = frameworkRules(name, options);
   const { outputSchema: _output, toModelOutput: _model, ...rest } = original as Tool<INPUT, OUTPUT> & { outputSchema?: unknown };
   const wrapped: Tool<INPUT, Envelope> = {
     ...(rest as Omit<Tool<INPUT, Envelope>, 'execute' | 'toModelOutput'>),
-    execute: async (input: INPUT, opts: ToolExecutionOptions): Promise<Envelope> => {
-      const call = { tool_name: name, call_id: opts.toolCallId };
-      let env: Envelope;
-      try {
-        env = envelopeFromValue(await lastValue(execute(input, opts)), call, options);
-      } catch (err) {
-        env = envelopeFromThrown(err, call, options);
-      }
-      options.onEnvelope?.(env);
-      return env;
+    execute: (input: INPUT, opts: ToolExecutionOptions): Promise<Envelope> => {
+      const invoker = frameworkInvoker((args, signal) => lastValue(execute(args as INPUT, { ...opts, abortSignal: signal })), options);
+      return runFrameworkCall(name, rules, invoker, input, opts.toolCallId, options, 'ai-sdk', opts.abortSignal);
     },
     toModelOutput: ({ output }: { output: Envelope }) => envelopeModelOutput(output),
   } as Tool<INPUT, Envelope>;
@@ -66,6 +59,27 @@ export function envelopeTools<K extends string>(tools: Record<K, Tool>, options:
     out[name] = t.execute === undefined ? t : envelopeTool(name, t, options);
   }
   return out;
+}
+
+/**
+ * The tool a model uses to follow a `trc://resource/…` link or a `completeness.next` cursor of
+ * a wrapped tool's result (register it as `trc_follow`). Use the same `store`/`executor` and
+ * `principal` options as the wrapped tools. Its answers go through the pipeline too.
+ * @example const tools = { ...envelopeTools(mine, options), [FOLLOW_TOOL_NAME]: followTool(options) };
+ */
+export function followTool(options: EnvelopeToolOptions = {}): Tool<{ ref: string; offset: number | null }, Envelope> {
+  const { rules, invoker, description } = followParts(options);
+  return {
+    description,
+    inputSchema: jsonSchema<{ ref: string; offset: number | null }>({
+      type: 'object',
+      properties: { ref: { type: 'string' }, offset: { type: ['integer', 'null'] } },
+      required: ['ref', 'offset'],
+      additionalProperties: false,
+    }),
+    execute: (input: { ref: string; offset: number | null }, opts: ToolExecutionOptions) => runFrameworkCall(FOLLOW_TOOL_NAME, rules, invoker, input, opts.toolCallId, options, 'ai-sdk', opts.abortSignal),
+    toModelOutput: ({ output }: { output: Envelope }) => envelopeModelOutput(output),
+  } as Tool<{ ref: string; offset: number | null }, Envelope>;
 }
 
 /** A streaming execute yields preliminary results; the last one is the result. */

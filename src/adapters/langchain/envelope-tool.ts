@@ -1,23 +1,38 @@
 /**
- * LangChain.js 1 (SPEC I4): a `tool()` whose function is the user's own, declared with
- * `responseFormat: 'content_and_artifact'` — the model reads the contract's view as the
- * ToolMessage content; the whole envelope rides along as the message's artifact, which
- * LangChain keeps out of the model context. A failed call's ToolMessage has `status: 'error'`.
+ * LangChain.js 1 (SPEC I4): a `tool()` whose function is the user's own, run through the
+ * executor's pipeline, declared with `responseFormat: 'content_and_artifact'` — the model reads
+ * the pipeline's model text as the ToolMessage content; the whole envelope rides along as the
+ * message's artifact, which LangChain keeps out of the model context. A failed call's
+ * ToolMessage has `status: 'error'`.
  */
 import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
 import type { InferInteropZodInput, InferInteropZodOutput, InteropZodObject } from '@langchain/core/utils/types';
 import { randomUUID } from 'node:crypto';
 import type { Envelope } from '../../contract/index.js';
-import { envelopeFromThrown, envelopeFromValue, isErrorStatus, renderModelText, type OutcomeOptions } from '../shared/index.js';
+import { FOLLOW_TOOL_NAME, type Invoker, type ToolRules } from '../../executor/index.js';
+import { followParts, frameworkInvoker, frameworkRules, isErrorStatus, renderModelText, runFrameworkCall, type WrapperOptions } from '../shared/index.js';
 
-/** Fields of {@link envelopeTool}: the usual tool fields plus the envelope options. */
-export interface EnvelopeToolFields<SchemaT extends InteropZodObject> extends OutcomeOptions {
+/** Fields of {@link envelopeTool}: the usual tool fields plus the pipeline's rules (see `WrapperOptions`). */
+export interface EnvelopeToolFields<SchemaT extends InteropZodObject> extends WrapperOptions {
   readonly name: string;
   readonly description?: string;
   readonly schema: SchemaT;
-  /** Called with every envelope produced, e.g. to audit or store it. */
-  readonly onEnvelope?: (env: Envelope) => void;
+}
+
+type Output = [string | ToolMessage, Envelope];
+
+function runner(name: string, rules: ToolRules, invokerFor: (config?: ToolRunnableConfig) => Invoker, options: WrapperOptions) {
+  return async (input: unknown, config?: ToolRunnableConfig): Promise<Output> => {
+    const toolCallId = config?.toolCall?.id;
+    const env = await runFrameworkCall(name, rules, invokerFor(config), input, toolCallId ?? `local_${randomUUID()}`, options, 'langchain', config?.signal);
+    const text = renderModelText(env);
+    // content_and_artifact always yields status "success"; a ready ToolMessage keeps the error flag.
+    if (toolCallId !== undefined && isErrorStatus(env)) {
+      return [new ToolMessage({ content: text, artifact: env, tool_call_id: toolCallId, name, status: 'error' }), env];
+    }
+    return [text, env];
+  };
 }
 
 /**
@@ -31,29 +46,41 @@ export interface EnvelopeToolFields<SchemaT extends InteropZodObject> extends Ou
 export function envelopeTool<SchemaT extends InteropZodObject>(
   func: (input: InferInteropZodOutput<SchemaT>, config?: ToolRunnableConfig) => unknown,
   fields: EnvelopeToolFields<SchemaT>,
-): DynamicStructuredTool<SchemaT, InferInteropZodOutput<SchemaT>, InferInteropZodInput<SchemaT>, [string | ToolMessage, Envelope]> {
-  const { name, description, schema, onEnvelope, ...outcome } = fields;
-  const run = async (input: InferInteropZodOutput<SchemaT>, config?: ToolRunnableConfig): Promise<[string | ToolMessage, Envelope]> => {
-    const toolCallId = config?.toolCall?.id;
-    const call = { tool_name: name, call_id: toolCallId ?? `local_${randomUUID()}` };
-    let env: Envelope;
-    try {
-      env = envelopeFromValue(await func(input, config), call, outcome);
-    } catch (err) {
-      env = envelopeFromThrown(err, call, outcome);
-    }
-    onEnvelope?.(env);
-    const text = renderModelText(env);
-    // content_and_artifact always yields status "success"; a ready ToolMessage keeps the error flag.
-    if (toolCallId !== undefined && isErrorStatus(env)) {
-      return [new ToolMessage({ content: text, artifact: env, tool_call_id: toolCallId, name, status: 'error' }), env];
-    }
-    return [text, env];
-  };
-  return new DynamicStructuredTool<SchemaT, InferInteropZodOutput<SchemaT>, InferInteropZodInput<SchemaT>, [string | ToolMessage, Envelope]>({
+): DynamicStructuredTool<SchemaT, InferInteropZodOutput<SchemaT>, InferInteropZodInput<SchemaT>, Output> {
+  const { name, description, schema, ...options } = fields;
+  const rules = frameworkRules(name, options);
+  const run = runner(name, rules, (config) => frameworkInvoker(async (args) => func(args as InferInteropZodOutput<SchemaT>, config), options), options);
+  return new DynamicStructuredTool<SchemaT, InferInteropZodOutput<SchemaT>, InferInteropZodInput<SchemaT>, Output>({
     name,
     description: description ?? `${name} tool`,
     schema,
+    responseFormat: 'content_and_artifact',
+    func: (input, _runManager, config) => run(input, config),
+  });
+}
+
+/** Input of the follow tool, as JSON Schema (LangChain validates it like a Zod schema). */
+const FOLLOW_SCHEMA = {
+  type: 'object',
+  properties: { ref: { type: 'string' }, offset: { type: ['integer', 'null'] } },
+  required: ['ref', 'offset'],
+  additionalProperties: false,
+} as const;
+type FollowInput = { ref: string; offset: number | null };
+
+/**
+ * The tool a model uses to follow a `trc://resource/…` link or a `completeness.next` cursor of
+ * an enveloped tool's result. Use the same `store`/`executor` and `principal` options as the
+ * tools it follows. Its answers go through the pipeline too.
+ * @example const tools = [orderSearch, followTool({ store })];
+ */
+export function followTool(options: WrapperOptions = {}): DynamicStructuredTool<typeof FOLLOW_SCHEMA, FollowInput, FollowInput, Output> {
+  const { rules, invoker, description } = followParts(options);
+  const run = runner(FOLLOW_TOOL_NAME, rules, () => invoker, options);
+  return new DynamicStructuredTool<typeof FOLLOW_SCHEMA, FollowInput, FollowInput, Output>({
+    name: FOLLOW_TOOL_NAME,
+    description,
+    schema: FOLLOW_SCHEMA,
     responseFormat: 'content_and_artifact',
     func: (input, _runManager, config) => run(input, config),
   });

@@ -1,21 +1,21 @@
 /**
  * OpenAI Agents SDK 0.14 (SPEC I4): a drop-in for `tool()` whose `execute` is the user's own,
- * unchanged. The wrapper catches what it throws (before the SDK turns errors into plain
- * strings, which would hide a failure as a result — X4), builds the envelope for the model's
- * call id, and returns the contract's model view as the tool output.
+ * unchanged, run through the executor's pipeline. The wrapper catches what it throws (before the
+ * SDK turns errors into plain strings, which would hide a failure as a result — X4), builds the
+ * envelope for the model's call id, and returns the pipeline's model text as the tool output.
  */
 import { randomUUID } from 'node:crypto';
 import { tool, type FunctionTool, type RunContext, type ToolExecuteArgument } from '@openai/agents';
-import type { Envelope } from '../../contract/index.js';
-import { envelopeFromThrown, envelopeFromValue, renderModelText, type OutcomeOptions } from '../shared/index.js';
+import { FOLLOW_TOOL_NAME, type Invoker, type ToolRules } from '../../executor/index.js';
+import { followParts, frameworkInvoker, frameworkRules, renderModelText, runFrameworkCall, type WrapperOptions } from '../shared/index.js';
 
 type ToolOptions = Parameters<typeof tool>[0];
 /** Parameter schemas the SDK accepts: a Zod object or a JSON schema object. */
 export type ToolParameters = NonNullable<ToolOptions['parameters']>;
-type ToolCallDetails = { toolCall?: { callId?: string } };
+type ToolCallDetails = { toolCall?: { callId?: string }; signal?: AbortSignal };
 
-/** Options of {@link envelopeTool}: the common `tool()` options plus the envelope options. */
-export interface EnvelopeToolOptions<P extends ToolParameters, R> extends OutcomeOptions {
+/** Options of {@link envelopeTool}: the common `tool()` options plus the pipeline's rules (see `WrapperOptions`). */
+export interface EnvelopeToolOptions<P extends ToolParameters, R> extends WrapperOptions {
   readonly name: string;
   readonly description: string;
   readonly parameters: P;
@@ -24,8 +24,22 @@ export interface EnvelopeToolOptions<P extends ToolParameters, R> extends Outcom
   readonly needsApproval?: boolean;
   /** The tool's own function, unchanged. */
   readonly execute: (input: ToolExecuteArgument<P>, context?: RunContext<unknown>, details?: ToolCallDetails) => R | Promise<R>;
-  /** Called with every envelope produced, e.g. to audit or store it. */
-  readonly onEnvelope?: (env: Envelope) => void;
+}
+
+const WRAPPER_KEYS = ['store', 'executor', 'principal', 'budget', 'untrusted', 'trusted', 'visibility', 'trustedText', 'source', 'source_type', 'source_id', 'operation', 'idempotencyKey', 'reconcile', 'reconcileTool', 'idempotent', 'honoursKey', 'risk', 'timeoutMs', 'now', 'onEnvelope'] as const;
+
+function split<T extends WrapperOptions>(options: T): { wrapper: WrapperOptions; rest: Record<string, unknown> } {
+  const wrapper: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(options)) ((WRAPPER_KEYS as readonly string[]).includes(k) ? wrapper : rest)[k] = v;
+  return { wrapper: wrapper as WrapperOptions, rest };
+}
+
+function runner(name: string, rules: ToolRules, invokerFor: (context?: RunContext<unknown>, details?: ToolCallDetails) => Invoker, options: WrapperOptions) {
+  return async (input: unknown, context?: RunContext<unknown>, details?: ToolCallDetails): Promise<string> => {
+    const env = await runFrameworkCall(name, rules, invokerFor(context, details), input, details?.toolCall?.callId ?? `local_${randomUUID()}`, options, 'openai-agents', details?.signal);
+    return renderModelText(env);
+  };
 }
 
 /**
@@ -35,28 +49,33 @@ export interface EnvelopeToolOptions<P extends ToolParameters, R> extends Outcom
  *   name: 'order_get', description: 'Get an order', parameters: z.object({ order_id: z.string() }),
  *   execute: async ({ order_id }) => db.orders.get(order_id),
  * });
- * const agent = new Agent({ name: 'support', tools: [orderGet] });
+ * const agent = new Agent({ name: 'support', tools: [orderGet, followTool()] });
  */
 export function envelopeTool<P extends ToolParameters, R>(options: EnvelopeToolOptions<P, R>): FunctionTool<unknown, P, string> {
-  const { execute, onEnvelope, source_type, source_id, operation, now, ...rest } = options;
-  const outcome: OutcomeOptions = {
-    ...(source_type === undefined ? {} : { source_type }),
-    ...(source_id === undefined ? {} : { source_id }),
-    ...(operation === undefined ? {} : { operation }),
-    ...(now === undefined ? {} : { now }),
-  };
-  const wrapped = async (input: ToolExecuteArgument<P>, context?: RunContext<unknown>, details?: ToolCallDetails): Promise<string> => {
-    const call = { tool_name: rest.name, call_id: details?.toolCall?.callId ?? `local_${randomUUID()}` };
-    let env: Envelope;
-    try {
-      env = envelopeFromValue(await execute(input, context, details), call, outcome);
-    } catch (err) {
-      env = envelopeFromThrown(err, call, outcome);
-    }
-    onEnvelope?.(env);
-    return renderModelText(env);
-  };
+  const { execute, ...others } = options;
+  const { wrapper, rest } = split(others as unknown as WrapperOptions);
+  const name = options.name;
+  const rules = frameworkRules(name, wrapper);
+  const run = runner(name, rules, (context, details) => frameworkInvoker(async (args) => execute(args as ToolExecuteArgument<P>, context, details), wrapper), wrapper);
   // The SDK's option type is a strict/non-strict union keyed on the schema kind; the fields
   // passed here are common to both.
-  return tool({ ...rest, execute: wrapped } as unknown as ToolOptions) as unknown as FunctionTool<unknown, P, string>;
+  return tool({ ...rest, execute: run } as unknown as ToolOptions) as unknown as FunctionTool<unknown, P, string>;
+}
+
+/**
+ * The tool a model uses to follow a `trc://resource/…` link or a `completeness.next` cursor of
+ * an enveloped tool's result. Use the same `store`/`executor` and `principal` options as the
+ * tools it follows. Its answers go through the pipeline too.
+ * @example new Agent({ name: 'support', tools: [search, followTool({ store })] })
+ */
+export function followTool(options: WrapperOptions = {}): FunctionTool<unknown, ToolParameters, string> {
+  const { rules, invoker, description } = followParts(options);
+  const run = runner(FOLLOW_TOOL_NAME, rules, () => invoker, options);
+  const parameters = {
+    type: 'object',
+    properties: { ref: { type: 'string' }, offset: { type: ['integer', 'null'] } },
+    required: ['ref', 'offset'],
+    additionalProperties: false,
+  };
+  return tool({ name: FOLLOW_TOOL_NAME, description, parameters, strict: true, execute: run } as unknown as ToolOptions) as unknown as FunctionTool<unknown, ToolParameters, string>;
 }

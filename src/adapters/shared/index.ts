@@ -3,6 +3,8 @@
  * its users need by name.
  */
 export { modelView, renderModelText, isErrorStatus, WITHHELD_TEXT } from './model-view.js';
-export { envelopeFromValue, envelopeFromThrown, envelopeFromClassified, cancelledEnvelope, deniedEnvelope, callInfo } from './outcome-envelope.js';
-export type { CallRef, OutcomeOptions } from './outcome-envelope.js';
+export { cancelledEnvelope, deniedEnvelope, callInfo } from './outcome-envelope.js';
+export type { CallRef } from './outcome-envelope.js';
 export { alignBatch, renderBatch } from './batch.js';
+export { frameworkRules, frameworkInvoker, runFrameworkCall, followParts, executorOf, storeOf } from './framework.js';
+export type { WrapperOptions } from './framework.js';

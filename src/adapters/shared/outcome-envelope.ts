@@ -1,18 +1,8 @@
 /**
- * Envelopes for what a framework tool produced: a returned value, a thrown error, or a call that
- * never ran (cancelled, denied). Used by the framework wrappers and the batch renderer so every
- * call id always gets an envelope.
+ * Envelopes for calls that never reached a tool (cancelled, denied), so a batch renderer can give
+ * every requested call id an envelope. Everything a tool produced goes through the executor.
  */
-import {
-  classifyError,
-  failed,
-  isEnvelope,
-  succeeded,
-  unknown as unknownOutcome,
-  type CallInfo,
-  type ClassifiedError,
-  type Envelope,
-} from '../../contract/index.js';
+import { failed, unknown as unknownOutcome, type CallInfo, type Envelope } from '../../contract/index.js';
 
 /** Who made the call, as the framework reports it. */
 export interface CallRef {
@@ -22,17 +12,6 @@ export interface CallRef {
   idempotency_key?: string | null;
 }
 
-/** Options shared by the outcome builders. */
-export interface OutcomeOptions {
-  /** Provenance of returned values; defaults to `{ source_type: 'tool', source_id: <tool name> }`. */
-  source_type?: string;
-  source_id?: string;
-  /** Side-effect operation name; defaults to `read` (the wrapper cannot know better). */
-  operation?: string;
-  /** Clock, for deterministic tests. */
-  now?: () => string;
-}
-
 /** The envelope call block for a call reference (attempt defaults to 1). */
 export const callInfo = (call: CallRef): CallInfo => ({
   tool_name: call.tool_name,
@@ -40,86 +19,6 @@ export const callInfo = (call: CallRef): CallInfo => ({
   attempt: call.attempt ?? 1,
   ...(call.idempotency_key === undefined ? {} : { idempotency_key: call.idempotency_key }),
 });
-
-/**
- * Wrap a tool's return value. A value that already is a valid envelope is kept, with its call
- * block replaced by the caller's (a tool does not get to choose which call it answers, P1).
- * @example envelopeFromValue({ order_id: 'o1' }, { tool_name: 'order.get', call_id: 'c1' })
- */
-export function envelopeFromValue(value: unknown, call: CallRef, options: OutcomeOptions = {}): Envelope {
-  if (isEnvelope(value)) return { ...value, call: { ...pickKey(value.call), ...callInfo(call) } };
-  const warnings: Envelope['warnings'] = [];
-  let data: unknown = value;
-  if (value === undefined || value === null) {
-    data = {};
-    warnings.push({ code: 'TOOL_RETURNED_NOTHING', message: 'the tool returned no value; data is an empty object' });
-  }
-  let json: unknown;
-  try {
-    // Round-trip through JSON so Dates, class instances and undefined fields become plain data.
-    json = JSON.parse(JSON.stringify(data) ?? 'null');
-    return succeeded({
-      call: callInfo(call),
-      data: json ?? {},
-      provenance: {
-        source_type: options.source_type ?? 'tool',
-        source_id: options.source_id ?? call.tool_name,
-        observed_at: null,
-        ...(options.now === undefined ? {} : { retrieved_at: options.now() }),
-      },
-      side_effect: { occurred: false, operation: options.operation ?? 'read' },
-      warnings,
-    });
-  } catch (cause) {
-    return failed({
-      call: callInfo(call),
-      error: {
-        category: 'contract',
-        code: 'RESULT_NOT_JSON',
-        message: `the tool returned a value with no JSON form: ${cause instanceof Error ? cause.message : String(cause)}`,
-        retryable: false,
-        action: 'explain_to_user',
-        kind: 'execution',
-      },
-      side_effect: { occurred: false, operation: options.operation ?? 'read' },
-    });
-  }
-}
-
-const pickKey = (c: CallInfo) => (c.idempotency_key === undefined ? {} : { idempotency_key: c.idempotency_key });
-
-/**
- * Wrap an error a tool threw, classified by the contract's `classifyError()`. A call whose
- * operation is not `read` counts as a sent write, so an ambiguous failure becomes `unknown`.
- * @example envelopeFromThrown(new Error('boom'), { tool_name: 't', call_id: 'c1' })
- */
-export function envelopeFromThrown(err: unknown, call: CallRef, options: OutcomeOptions = {}): Envelope {
-  const operation = options.operation ?? 'read';
-  return envelopeFromClassified(classifyError(err, { writeSent: operation !== 'read', operation }), call, operation);
-}
-
-/**
- * Build the envelope a classified failure implies: `failed`, or `unknown` with a
- * reconciliation block when the write may have landed (W2).
- */
-export function envelopeFromClassified(classified: ClassifiedError, call: CallRef, operation: string, extra: { warnings?: Envelope['warnings'] } = {}): Envelope {
-  const key = call.idempotency_key ?? null;
-  if (classified.status === 'unknown') {
-    return unknownOutcome({
-      call: callInfo(call),
-      error: { ...classified.error, retryable: false },
-      side_effect: { operation, possibly_occurred: true, ...(key === null ? {} : { idempotency_key: key }) },
-      reconciliation: { required: true, ...(key === null ? {} : { idempotency_key: key }), state: 'pending' },
-      ...(extra.warnings === undefined ? {} : { warnings: extra.warnings }),
-    });
-  }
-  return failed({
-    call: callInfo(call),
-    error: classified.error,
-    side_effect: { occurred: false, operation },
-    ...(extra.warnings === undefined ? {} : { warnings: extra.warnings }),
-  });
-}
 
 /**
  * The envelope of a call that was cancelled. Before it started: `failed` (nothing happened).

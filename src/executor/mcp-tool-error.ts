@@ -4,7 +4,7 @@
  * category) is used, but a claim of retryability is believed only from a trusted server —
  * retryability is the executor's call (X3), not the tool's.
  */
-import { CONTRACT_VERSION, ERROR_ACTIONS, ERROR_CATEGORIES, type ErrorAction, type ErrorCategory, type ErrorInfo } from '../../contract/index.js';
+import { CONTRACT_VERSION, ERROR_ACTIONS, ERROR_CATEGORIES, type ErrorAction, type ErrorCategory, type ErrorInfo } from '../contract/index.js';
 
 const CODE = /^[A-Z][\w.:-]*$/i;
 const MAX_MESSAGE = 500;

@@ -9,7 +9,8 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { canonicalJson, escapePointerToken } from '../../contract/index.js';
+import { canonicalJson, escapePointerToken } from '../contract/index.js';
+import type { SchemaCheck } from './rules.js';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: AjvDraft07 | Ajv2019 | Ajv2020) => unknown;
@@ -111,4 +112,51 @@ function toViolation(e: ErrorObject): SchemaViolation {
   if (e.keyword === 'required') pointer += '/' + escapePointerToken(String(e.params['missingProperty']));
   if (e.keyword === 'additionalProperties') pointer += '/' + escapePointerToken(String(e.params['additionalProperty']));
   return { pointer, keyword: e.keyword, message: e.message ?? 'does not match the schema' };
+}
+
+/**
+ * Compile an output schema (in its declared dialect) into the rules' check of `data`: findings
+ * with pointers rooted at the envelope (`/data/...`), or `unchecked` when the dialect is not
+ * supported or the schema does not compile. One implementation for in-process tools and MCP
+ * tools, so the same violation reads the same on every edge.
+ * @example compileOutputSchema({ type: 'object', required: ['n'] })({}) // { ok: false, findings: [{ pointer: '/data/n', … }] }
+ */
+export function compileOutputSchema(schema: Record<string, unknown>): SchemaCheck {
+  return (value) => {
+    const r = checkOutputSchema(schema, value);
+    if (r.ok) return { ok: true };
+    if (r.reason !== 'violation') return { ok: 'unchecked', message: r.message };
+    return { ok: false, findings: r.violations.slice(0, 50).map((v) => ({ pointer: '/data' + v.pointer, message: `${v.message} (${v.keyword})` })) };
+  };
+}
+
+/**
+ * Whether an output schema compiles, so a tool declaration can be refused up front.
+ * @example outputSchemaProblem({ type: 'nope' }) // 'the output schema does not compile: …'
+ */
+export function outputSchemaProblem(schema: Record<string, unknown>): string | null {
+  const dialect = schemaDialect(schema);
+  if (dialect === undefined) return `unsupported $schema ${JSON.stringify(schema['$schema'])}`;
+  try {
+    compile(dialect, schema);
+    return null;
+  } catch (cause) {
+    return `the output schema does not compile: ${cause instanceof Error ? cause.message : String(cause)}`;
+  }
+}
+
+const checks = new WeakMap<object, SchemaCheck>();
+
+/**
+ * {@link compileOutputSchema}, cached per schema object (a listing's schema is compiled once).
+ * @example outputCheckFor(tool.outputSchema)?.(structured)
+ */
+export function outputCheckFor(schema: Record<string, unknown> | undefined): SchemaCheck | null {
+  if (schema === undefined) return null;
+  let c = checks.get(schema);
+  if (c === undefined) {
+    c = compileOutputSchema(schema);
+    checks.set(schema, c);
+  }
+  return c;
 }

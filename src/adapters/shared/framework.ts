@@ -1,0 +1,134 @@
+/**
+ * What the framework wrappers (AI SDK, OpenAI Agents SDK, LangChain) share: their options
+ * compiled into the tool's `ToolRules`, the framework's `execute` as an invoker, and a run
+ * through the executor's one pipeline. A framework tool's text counts as external (untrusted
+ * source) unless the options say otherwise; without a store the wrappers share one in-memory
+ * store, so fitted results stay reachable through the follow tool.
+ */
+import type { Budget } from '../../budget/index.js';
+import type { Envelope } from '../../contract/index.js';
+import type { ReconcileLookup } from '../../effects/index.js';
+import { createExecutor, followLinkTool, inProcessInvoker, underData, type Executor, type Invoker, type Principal, type Risk, type ToolRules } from '../../executor/index.js';
+import { createMemoryStore, type Store } from '../../store/index.js';
+import type { Visibility } from '../../trust/index.js';
+
+/** Options every wrapper takes (the framework's own tool fields come on top). */
+export interface WrapperOptions {
+  /** Where fitted results, handles, the ledger and the audit go. Default: one shared in-memory store. */
+  readonly store?: Store;
+  /** Run through this executor (its store, policy, budget, audit); default: one per store. */
+  readonly executor?: Executor;
+  /** Who calls (handles and idempotency keys are bound to it). Default `{ id: 'framework' }`. */
+  readonly principal?: Principal;
+  /** Size budget of the model-visible result (default: the executor's). */
+  readonly budget?: Budget;
+  /** JSON Pointer globs into the returned value whose text is external (when the tool's own text is trusted). */
+  readonly untrusted?: readonly string[];
+  /** JSON Pointer globs into the value that stay facts although the tool's text is external. */
+  readonly trusted?: readonly string[];
+  /** JSON Pointer (globs) into the value → who may see the field (`internal` never leaves; `user` never reaches the model). */
+  readonly visibility?: Readonly<Record<string, Visibility>>;
+  /** The tool's text is its own, not web pages, mail, tickets or another service's (default false: it is isolated). */
+  readonly trustedText?: boolean;
+  /** Where results come from (S6); default `{ type: 'tool', id: <tool name> }`. */
+  readonly source?: { readonly type: string; readonly id?: string };
+  /** @deprecated use `source.type`. */
+  readonly source_type?: string;
+  /** @deprecated use `source.id`. */
+  readonly source_id?: string;
+  /** The side effect this tool performs (e.g. `refund`): it is then a write, run under an idempotency key. */
+  readonly operation?: string;
+  /** The idempotency key of a call from its input (pass the same key downstream); default: derived from tool, input and principal. */
+  readonly idempotencyKey?: (input: never) => string;
+  /** Look a key up downstream after a lost answer (W2). */
+  readonly reconcile?: (key: string, ctx: { signal: AbortSignal }) => Promise<ReconcileLookup>;
+  /** How a caller queries that lookup, named in the `reconciliation` block (default `<name>.reconcile`). */
+  readonly reconcileTool?: string;
+  /** Running twice has the effect of running once. */
+  readonly idempotent?: boolean;
+  /** The downstream deduplicates on the idempotency key. */
+  readonly honoursKey?: boolean;
+  readonly risk?: Risk;
+  /** Deadline of one attempt (default 60 s). */
+  readonly timeoutMs?: number;
+  /** Clock for `retrieved_at` (ISO text), for deterministic tests. */
+  readonly now?: () => string;
+  /** Called with every envelope produced, e.g. to audit or store it. */
+  readonly onEnvelope?: (env: Envelope) => void;
+}
+
+let sharedStore: Store | undefined;
+const executors = new WeakMap<Store, Executor>();
+
+/** The store of these options (the shared in-memory one by default). */
+export function storeOf(options: WrapperOptions): Store {
+  return options.store ?? options.executor?.store ?? (sharedStore ??= createMemoryStore());
+}
+
+/** The executor of these options: the one given, else one per store. */
+export function executorOf(options: WrapperOptions): Executor {
+  if (options.executor !== undefined) return options.executor;
+  const store = storeOf(options);
+  let ex = executors.get(store);
+  if (ex === undefined) {
+    const clock = options.now;
+    ex = createExecutor({ store, ...(clock === undefined ? {} : { clock: () => Date.parse(clock()) }) });
+    executors.set(store, ex);
+  }
+  return ex;
+}
+
+/**
+ * The rules of a framework tool from its wrapper options.
+ * @example frameworkRules('search', {}).sourceUntrusted // true
+ */
+export function frameworkRules(name: string, options: WrapperOptions): ToolRules {
+  const write = options.operation !== undefined;
+  return {
+    name,
+    effect: write ? 'write' : 'read',
+    effectSource: 'declared',
+    operation: options.operation ?? 'read',
+    risk: options.risk ?? (write ? 'medium' : 'low'),
+    confirmation: { required: false },
+    idempotent: options.idempotent === true,
+    honoursKey: options.honoursKey === true,
+    reportsSend: false,
+    reconcile: { available: options.reconcile !== undefined, queryTool: options.reconcileTool ?? `${name}.reconcile` },
+    untrusted: (options.untrusted ?? []).map(underData),
+    trusted: (options.trusted ?? []).map(underData),
+    sourceUntrusted: options.trustedText !== true,
+    visibility: Object.fromEntries(Object.entries(options.visibility ?? {}).map(([p, v]) => [underData(p), v])),
+    budget: options.budget ?? {},
+    validateInput: null,
+    validateOutput: null,
+    source: { type: options.source?.type ?? options.source_type ?? 'tool', id: options.source?.id ?? options.source_id ?? name },
+    timeoutMs: options.timeoutMs ?? 60_000,
+  };
+}
+
+/** The framework's execute function as an invoker: its return value is the outcome. */
+export function frameworkInvoker(execute: (input: unknown, signal: AbortSignal) => Promise<unknown>, options: WrapperOptions): Invoker {
+  const reconcile = options.reconcile;
+  return {
+    attempt: async (args, ctx) => ({ kind: 'value', value: await execute(args, ctx.signal) }),
+    ...(reconcile === undefined ? {} : { lookup: (key: string, ctx: { signal: AbortSignal }) => reconcile(key, { signal: ctx.signal }) }),
+  };
+}
+
+/**
+ * Run one framework call through the executor's pipeline.
+ * @example const env = await runFrameworkCall('order_get', rules, invoker, input, 'call_1', options, 'ai-sdk');
+ */
+export async function runFrameworkCall(name: string, rules: ToolRules, invoker: Invoker, input: unknown, callId: string, options: WrapperOptions, framework: string, signal?: AbortSignal): Promise<Envelope> {
+  const key = options.idempotencyKey === undefined ? undefined : (options.idempotencyKey as (i: unknown) => string)(input);
+  const env = await executorOf(options).run(rules, invoker, { call_id: callId, tool_name: name, args: input ?? {}, ...(key === undefined ? {} : { idempotency_key: key }) }, options.principal ?? { id: 'framework' }, { edge: { kind: 'framework', framework }, ...(signal === undefined ? {} : { signal }) });
+  options.onEnvelope?.(env);
+  return env;
+}
+
+/** The follow tool's definition and invoker over the options' store. */
+export function followParts(options: WrapperOptions): { rules: ToolRules; invoker: Invoker; description: string } {
+  const tool = followLinkTool(storeOf(options));
+  return { rules: tool.rules, invoker: inProcessInvoker(tool), description: tool.description };
+}

@@ -1,0 +1,261 @@
+/**
+ * The pipeline of one call — the only one (ARCHITECTURE "One pipeline, many invokers"):
+ * args → policy → write path (ledger, reconciliation, replay, reused-key refusal) → invoke under
+ * the deadline → classify → normalize → visibility → budget → evidence → trust → present →
+ * finalize (digest + invariants) → ledger settle → state write-back → audit.
+ * Every call gets exactly one envelope and one audit record, whatever happened.
+ */
+import { failed, needsInput, type CallInput, type Envelope, type ErrorInfo, type Warning } from '../contract/index.js';
+import { applyStatePatch, argsDigest, idempotencyKey, settleWrite, type MemoryPolicy } from '../effects/index.js';
+import type { Store } from '../store/types.js';
+import { buildAuditEntry, newNotes, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
+import { markMasked } from '../trust/index.js';
+import type { AuditSink } from './audit-sink.js';
+import { classifyOutcome, failedEnvelope } from './classify.js';
+import type { Invoker, Outcome } from './invoker.js';
+import { isoAt } from './iso-time.js';
+import { withPresentation } from './module-stages.js';
+import type { ExternalMarks } from './normalize-mcp.js';
+import type { ToolRules } from './rules.js';
+import { runWithDeadline } from './run-with-deadline.js';
+import { finalize, type StageContext, type Stages } from './stages.js';
+import type { Principal, ToolCall } from './types.js';
+import { outcomeName, runWrite } from './write-path.js';
+
+/** What the pipeline needs from its executor. */
+export interface PipelineDeps {
+  readonly store: Store;
+  readonly now: () => number;
+  readonly stages: Stages;
+  /** User stages may rewrite or mutate data in place, so their output is always re-digested. */
+  readonly customDataStages: boolean;
+  readonly maxAttempts: number;
+  readonly memoryPolicy?: MemoryPolicy | undefined;
+  readonly audit: AuditSink;
+}
+
+/** Per-call options of {@link runPipeline}. */
+export interface RunOptions {
+  /** Cancels the call; a write already sent then ends `unknown`, never `failed`. */
+  readonly signal?: AbortSignal;
+  /** Where the call came in (gateway session, upstream, transport; framework): kept in the audit record. */
+  readonly edge?: Readonly<Record<string, unknown>>;
+  /** @internal callAll could not run this call (cancelled, dependency failed). */
+  readonly refused?: ErrorInfo;
+}
+
+type Detail = {
+  call: { tool_known: boolean; args_valid: boolean | null; args_findings: { pointer: string; message: string }[]; authorization: CallAuditDetail['call']['authorization']; authorization_reason: string | undefined };
+  execution: { attempts: number; timings_ms: number[]; outcome: CallAuditDetail['execution']['outcome']; classification: ErrorInfo | null; idempotency_key: string | null; ledger_state: string | null; effect_position: EffectPosition; reconciliation_state: string | null };
+};
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/**
+ * Run one call through the whole pipeline; always resolves to a valid envelope. `rules` null:
+ * the call named no known tool.
+ * @example const env = await runPipeline(deps, rules, invoker, { call_id: 'c1', tool_name: 'echo', args: {} }, { id: 'u1' });
+ */
+export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, invoker: Invoker | null, c: ToolCall, principal: Principal, options: RunOptions = {}): Promise<Envelope> {
+  const { now, stages } = deps;
+  const startedAt = isoAt(now());
+  const notes = newNotes();
+  const callInfo: CallInput = { tool_name: c.tool_name || rules?.name || 'unknown', call_id: c.call_id || 'unknown', attempt: 1 };
+  let aDigest: string;
+  try {
+    aDigest = argsDigest(c.args);
+  } catch {
+    aDigest = 'sha256:unrepresentable';
+  }
+  const detail: Detail = {
+    call: { tool_known: false, args_valid: null, args_findings: [], authorization: 'not_reached', authorization_reason: undefined },
+    execution: { attempts: 0, timings_ms: [], outcome: 'not_run', classification: null, idempotency_key: null, ledger_state: null, effect_position: 'none', reconciliation_state: null },
+  };
+  let external: ExternalMarks = { errorText: [], warnings: new Set() };
+  let outcome: Outcome | null = null;
+
+  const stageCtx = (): StageContext => ({ tool: rules, call: c, principal, notes, store: deps.store, now, outcome, external });
+
+  /** The content stages, in order; most answer synchronously, so only a real promise is awaited. */
+  const content = async (env: Envelope, ctx: StageContext): Promise<Envelope> => {
+    let out = env;
+    for (const stage of [stages.visibility, stages.budget, stages.evidence, stages.trust, stages.present]) {
+      const next = stage(out, ctx);
+      out = isThenable(next) ? await next : next;
+    }
+    return out;
+  };
+
+  const finish = async (env: Envelope, opts: { replayed?: boolean; settleKey?: string } = {}): Promise<Envelope> => {
+    let out = env;
+    let findings: CallAuditDetail['contract']['findings'] = [];
+    let replaced = false;
+    const ctx = stageCtx();
+    if (opts.replayed === true) {
+      // The recorded envelope was finalized when it was recorded: it only answers this call now.
+      const replay: Envelope = { ...out, call: { ...out.call, call_id: callInfo.call_id }, warnings: [...out.warnings, { code: 'IDEMPOTENT_REPLAY', message: `replayed the result recorded for idempotency key ${String(out.call.idempotency_key)}; the tool did not run again` }] };
+      const next = stages.present(replay, ctx);
+      out = isThenable(next) ? await next : next;
+    } else {
+      const before = out.data;
+      out = await content(out, ctx);
+      const f = finalize(out, notes, out.data === before && !deps.customDataStages);
+      out = f.envelope;
+      findings = shortFindings(f.findings);
+      replaced = f.replaced;
+      if (replaced) {
+        // The replacement is text of ours about the result: it passes the trust boundary too.
+        for (const stage of [stages.visibility, stages.trust, stages.present]) {
+          const next = stage(out, ctx);
+          out = isThenable(next) ? await next : next;
+        }
+      }
+    }
+    if (opts.settleKey !== undefined) {
+      const state = out.status === 'succeeded' || out.status === 'partial' ? 'succeeded' : out.status === 'unknown' ? 'unknown' : 'failed';
+      await settleWrite(deps.store, opts.settleKey, { state, envelope: out, attempts: Math.max(1, detail.execution.attempts), now: isoAt(now()) });
+      detail.execution.ledger_state = state;
+    }
+    if (out.state_patch !== undefined) out = await writeBackState(out, notes, ctx);
+    const diagnostics = invoker?.diagnostics?.();
+    const edge = options.edge === undefined && diagnostics === undefined ? undefined : { ...options.edge, ...(diagnostics === undefined ? {} : { diagnostics }) };
+    const { record, detailJson } = buildAuditEntry({
+      callId: callInfo.call_id,
+      tool: callInfo.tool_name,
+      principal: principal.id,
+      argsDigest: aDigest,
+      startedAt,
+      finishedAt: isoAt(now()),
+      envelope: out,
+      detail: { call: auditCall(detail.call), execution: auditExecution(detail.execution), contract: { valid: !replaced, replaced, findings } },
+      notes,
+      edge,
+    });
+    try {
+      await deps.audit.append({ record, detailJson }, { durable: rules?.effect === 'write' });
+    } catch (cause) {
+      // The call's result stands even when the audit store fails; say so in the envelope.
+      const warned: Envelope = { ...out, warnings: [...out.warnings, { code: 'AUDIT_WRITE_FAILED', message: `the audit record could not be stored: ${(cause as Error).message}` }] };
+      const next = stages.present(warned, ctx);
+      out = isThenable(next) ? await next : next;
+    }
+    // Masked by the visibility stage, and everything after derives from masked text.
+    return deps.customDataStages ? out : markMasked(out);
+  };
+
+  const operationOf = (r: ToolRules | null) => (r?.effect === 'write' ? r.operation : 'read');
+  if (options.refused !== undefined) {
+    detail.call.tool_known = rules !== null;
+    detail.execution.classification = options.refused;
+    notes.call.push(`not run: ${options.refused.code}: ${options.refused.message}`);
+    return finish(failed({ call: callInfo, error: options.refused, side_effect: { occurred: false, operation: operationOf(rules) } }));
+  }
+  if (rules === null || invoker === null) {
+    notes.call.push(`no tool named "${c.tool_name}" is registered`);
+    return finish(failed({ call: callInfo, error: { category: 'protocol', code: 'UNKNOWN_TOOL', message: `no tool named "${c.tool_name}" is registered`, retryable: false, action: 'fix_arguments', kind: 'protocol' } }));
+  }
+  detail.call.tool_known = true;
+  const noEffect = { occurred: false as const, operation: operationOf(rules) };
+  const argsCheck = rules.validateInput?.(c.args);
+  if (argsCheck !== undefined && argsCheck.ok === false) {
+    const problems = argsCheck.findings.map((f) => ({ pointer: f.pointer, message: f.message }));
+    detail.call.args_valid = false;
+    detail.call.args_findings = problems;
+    notes.call.push(`arguments rejected: ${problems.map((p) => `${p.pointer || '(root)'} ${p.message}`).join('; ')}`);
+    const error: ErrorInfo = { category: 'validation', code: 'INVALID_ARGUMENTS', message: `the arguments do not match the input schema of "${rules.name}": ${problems.map((p) => `${p.pointer || '(root)'} ${p.message}`).join('; ')}`, retryable: false, action: 'fix_arguments', kind: 'execution', details: { findings: problems } };
+    detail.execution.classification = error;
+    return finish(failed({ call: callInfo, error, side_effect: noEffect }));
+  }
+  if (aDigest === 'sha256:unrepresentable') {
+    // Arguments must be JSON: NaN, Infinity, cycles or lone surrogates have no canonical form,
+    // so no idempotency key or audit digest could be made for them.
+    detail.call.args_valid = false;
+    const error: ErrorInfo = { category: 'validation', code: 'ARGUMENTS_NOT_JSON', message: 'the arguments are not plain JSON (NaN, Infinity, a cycle or a lone surrogate)', retryable: false, action: 'fix_arguments', kind: 'execution' };
+    detail.execution.classification = error;
+    notes.call.push('arguments rejected: not plain JSON');
+    return finish(failed({ call: callInfo, error, side_effect: noEffect }));
+  }
+  detail.call.args_valid = true;
+  const pending = stages.policy({ tool: rules, args: c.args, principal, call: c });
+  const decision = isThenable(pending) ? await pending : pending;
+  detail.call.authorization = decision.effect;
+  if (decision.effect !== 'allow') {
+    detail.call.authorization_reason = decision.reason;
+    notes.call.push(`policy: ${decision.effect} (${decision.code}): ${decision.reason}`);
+    if (decision.effect === 'confirm') return finish(needsInput({ call: callInfo, code: decision.code, message: decision.reason, category: 'authorization', side_effect: noEffect }));
+    const error: ErrorInfo = { category: 'authorization', code: decision.code, message: decision.reason, retryable: false, action: 'request_authorization', kind: 'execution' };
+    detail.execution.classification = error;
+    return finish(failed({ call: callInfo, error, side_effect: noEffect }));
+  }
+
+  // Wrap the invoker so the stages can read what the last attempt answered (the wire result).
+  const watched: Invoker = {
+    attempt: async (args, ctx) => {
+      const o = await invoker.attempt(args, ctx);
+      outcome = o;
+      return o;
+    },
+    ...(invoker.lookup === undefined ? {} : { lookup: (key, ctx) => (invoker.lookup as NonNullable<Invoker['lookup']>)(key, ctx) }),
+  };
+
+  if (rules.effect === 'write') {
+    const key = c.idempotency_key ?? idempotencyKey({ tool: rules.name, args: c.args, principal: principal.id, scope: c.scope ?? null });
+    detail.execution.idempotency_key = key;
+    const w = await runWrite({ store: deps.store, now, maxAttempts: deps.maxAttempts, memoryPolicy: deps.memoryPolicy }, { rules, invoker: watched, args: c.args, call: callInfo, principal, key, signal: options.signal, notes });
+    external = w.external;
+    Object.assign(detail.execution, { attempts: w.attempts, timings_ms: w.timings, outcome: w.outcome, classification: w.classification, effect_position: w.effectPosition, reconciliation_state: w.reconciliationState });
+    if (w.replayed || w.refused) detail.execution.ledger_state = w.replayed ? 'succeeded_or_failed_recorded' : 'refused';
+    return finish(w.envelope, w.replayed ? { replayed: true } : w.refused ? {} : { settleKey: key });
+  }
+
+  const run = await runWithDeadline({ invoker: watched, args: c.args, callId: callInfo.call_id, principal, attempt: 1, idempotencyKey: null, timeoutMs: rules.timeoutMs, reportsSend: rules.reportsSend, signal: options.signal, now });
+  Object.assign(detail.execution, { attempts: 1, timings_ms: [run.ms], outcome: outcomeName(run.outcome.kind) });
+  if (outcome === null && run.outcome.kind !== 'timeout' && run.outcome.kind !== 'cancelled') outcome = run.outcome;
+  const r = classifyOutcome({ rules, run, call: callInfo, idempotencyKey: null, now, retrievedAt: isoAt(now()), memoryPolicy: deps.memoryPolicy, external, notes: notes.execution });
+  if (r.kind === 'ok') return finish(r.envelope);
+  detail.execution.classification = r.error;
+  notes.execution.push(`${run.outcome.kind}: ${r.error.code} (${r.error.category})`);
+  return finish(failedEnvelope(callInfo, r.error, noEffect, r.kind === 'failed' ? r.extra : {}));
+
+  /** W4: apply the envelope's state patch; a stale base version is refused and reported. */
+  async function writeBackState(env: Envelope, n: LayerNotes, ctx: StageContext): Promise<Envelope> {
+    const patch = env.state_patch;
+    if (patch === undefined) return env;
+    if (env.status !== 'succeeded' && env.status !== 'partial') return env;
+    const res = await applyStatePatch(deps.store, patch, isoAt(now()));
+    if (res.ok) {
+      n.contract.push(`state "${patch.key}" written at version ${res.entry.version}`);
+      return env;
+    }
+    n.contract.push(`state patch refused: ${res.code}`);
+    const { state_patch: _refused, ...rest } = env;
+    const warning: Warning = { code: res.code, message: res.message };
+    const next = stages.present({ ...rest, warnings: [...rest.warnings, warning] }, ctx);
+    return isThenable(next) ? await next : next;
+  }
+}
+
+// Both copies are written out as literals (same key order as the spreads they replace): they run
+// once per call, and a literal allocates one object of a known shape.
+function auditCall(c: Detail['call']): CallAuditDetail['call'] {
+  const base = { tool_known: c.tool_known, args_valid: c.args_valid, args_findings: c.args_findings, authorization: c.authorization };
+  return c.authorization_reason === undefined ? base : { ...base, authorization_reason: c.authorization_reason };
+}
+
+function auditExecution(e: Detail['execution']): CallAuditDetail['execution'] {
+  const cl = e.classification;
+  return {
+    attempts: e.attempts,
+    timings_ms: e.timings_ms,
+    outcome: e.outcome,
+    classification: cl === null ? null : { category: cl.category, code: cl.code, kind: cl.kind ?? null },
+    idempotency_key: e.idempotency_key,
+    ledger_state: e.ledger_state,
+    effect_position: e.effect_position,
+    reconciliation_state: e.reconciliation_state,
+  };
+}
+
+export { withPresentation };
