@@ -1,15 +1,23 @@
 /**
- * The instruction detector (SPEC T7): deterministic, linear-time, no network, no model.
+ * The instruction detector (SPEC T7): deterministic, linear-time, no network.
  *
- * normalize (normalize-text) → phrase rules over word tokens (phrase-matcher +
- * instruction-phrases) → structural markers (marker-scan) → hidden Unicode → encoded payloads
- * re-scanned one level deeper. Spans are reported in offsets of the caller's original string.
+ * normalize (normalize-text: confusables, invisible characters) → phrase rules over word tokens
+ * (phrase-matcher + instruction-phrases, CJK in cjk-phrases) → structural markers (marker-scan)
+ * → hidden Unicode → candidate decodings (text-views: ROT13, reversal, leetspeak, pig latin,
+ * spread-out letters, HTML tags, escapes) built only when the text shows signs of them →
+ * encoded runs (base64/hex/binary, nested) scanned again to a bounded depth. Spans are reported
+ * in offsets of the caller's original string.
  */
+import { findCjkOverrides } from './cjk-phrases.js';
 import { findEncodedRuns } from './encoded-payloads.js';
 import { PHRASE_GROUPS, PHRASE_RULES } from './instruction-phrases.js';
 import { scanMarkers } from './marker-scan.js';
 import { normalizeText } from './normalize-text.js';
 import { compilePhrases, findPhrases, tokenize, type PhraseMatcher } from './phrase-matcher.js';
+import {
+  composeSpan, despacedView, leetView, pigLatinView, reversedView, reversedWordsView, rot13View, unescapedView,
+  untaggedView, viewSigns, type TextView, type ViewName,
+} from './text-views.js';
 
 /** The attack families the detector knows. */
 export const INSTRUCTION_FAMILIES = [
@@ -35,6 +43,8 @@ export interface DetectionSpan {
   readonly rule: string;
   /** Strong rules flag text alone; weak ones only in pairs. */
   readonly strong: boolean;
+  /** The decodings the rule saw the text through, outermost first (`['base64', 'rot13']`); absent when read as written. */
+  readonly via?: readonly string[];
 }
 
 /** Verdict of {@link detectInstructions}. */
@@ -52,6 +62,8 @@ export interface DetectOptions {
   readonly weakThreshold?: number;
   /** Cap on reported spans (default 64). */
   readonly maxSpans?: number;
+  /** Rule ids (or id prefixes ending in `.`) not to report, e.g. for tool descriptions. */
+  readonly ignoreRules?: readonly string[];
 }
 
 /**
@@ -76,11 +88,17 @@ function phraseMatcher(): PhraseMatcher {
   return matcher;
 }
 
-const MAX_DEPTH = 2;
+/** Nesting of decodings (views and encoded runs) explored below the text itself. */
+const MAX_DEPTH = 4;
+/** Characters scanned per call, as a multiple of the input: keeps the worst case linear. */
+const BUDGET_FACTOR = 12;
+const BUDGET_SLACK = 1 << 16;
 
-function run(text: string, depth: number, options: DetectOptions): Detection {
-  const maxSpans = options.maxSpans ?? 64;
-  const weakThreshold = options.weakThreshold ?? 2;
+interface Budget { left: number }
+interface Scan { spans: DetectionSpan[]; rot13: number; reversed: number }
+
+/** Rules, markers and hidden Unicode over the text as written. */
+function scanPlain(text: string): Scan {
   const norm = normalizeText(text);
   const m = phraseMatcher();
   const spans: DetectionSpan[] = [];
@@ -89,7 +107,8 @@ function run(text: string, depth: number, options: DetectOptions): Detection {
     const e = norm.ends[Math.max(0, Math.min(end, norm.ends.length) - 1)] ?? s;
     return [s, Math.max(s, e)];
   };
-  for (const hit of findPhrases(m, tokenize(m, norm.text))) {
+  const tokens = tokenize(m, norm.text);
+  for (const hit of findPhrases(m, tokens)) {
     const [start, end] = toOriginal(hit.startChar, hit.endChar);
     spans.push({ family: hit.rule.family, start, end, rule: hit.rule.id, strong: hit.rule.strong });
   }
@@ -97,33 +116,82 @@ function run(text: string, depth: number, options: DetectOptions): Detection {
     const [start, end] = toOriginal(hit.start, hit.end);
     spans.push({ family: hit.family, start, end, rule: hit.id, strong: hit.strong });
   }
+  for (const hit of findCjkOverrides(norm.text)) {
+    const [start, end] = toOriginal(hit.start, hit.end);
+    spans.push({ family: 'override', start, end, rule: hit.id, strong: true });
+  }
   const h = norm.hidden;
   if (h.tagChars > 0 || h.bidiControls > 0 || h.zeroWidthInWords > 0) {
-    // Tag characters and bidi overrides have no place in ordinary prose; a single zero-width
+    // Tag characters and bidi overrides have no place in ordinary prose; a single invisible
     // character inside a word can be an editor artefact, so those count only in numbers.
     const strong = h.tagChars > 0 || h.bidiControls > 0 || h.zeroWidthInWords >= 3;
     const rule = h.tagChars > 0 ? 'hidden.tag-characters' : h.bidiControls > 0 ? 'hidden.bidi-controls' : 'hidden.zero-width';
     for (const [start, end] of h.ranges) spans.push({ family: 'hidden_unicode', start, end, rule, strong });
   }
-  if (depth < MAX_DEPTH) spans.push(...encodedSpans(text, depth, options));
-  spans.sort((a, b) => a.start - b.start || a.end - b.end);
-  const instructional = spans.some((s) => s.strong) || weakSignals(spans) >= weakThreshold;
-  const families = [...new Set(spans.map((s) => s.family))].sort();
-  // Several rules often describe the same words; report each (family, range) once, strongest first.
-  const unique = new Map<string, DetectionSpan>();
-  for (const s of spans) {
-    const key = `${s.family}:${s.start}:${s.end}`;
-    const prev = unique.get(key);
-    if (prev === undefined || (s.strong && !prev.strong)) unique.set(key, s);
+  return { spans, rot13: tokens.rot13Evidence, reversed: tokens.reversedEvidence };
+}
+
+function isInstructional(spans: readonly DetectionSpan[], weakThreshold: number): boolean {
+  return spans.some((s) => s.strong) || weakSignals(spans) >= weakThreshold;
+}
+
+/** The candidate decodings worth trying on `text`, given what its first scan saw. */
+function candidateViews(text: string, scan: Scan, chain: readonly string[]): [ViewName, () => TextView][] {
+  const signs = viewSigns(text);
+  const out: [ViewName, () => TextView][] = [];
+  const add = (name: ViewName, build: () => TextView): void => { if (!chain.includes(name)) out.push([name, build]); };
+  if (scan.rot13 >= 1) add('rot13', () => rot13View(text));
+  if (scan.reversed >= 1) {
+    add('reversed', () => reversedView(text));
+    add('reversed-words', () => reversedWordsView(text));
   }
-  return { instructional, families, spans: [...unique.values()].slice(0, maxSpans) };
+  if (signs.leet >= 3) {
+    add('leet', () => leetView(text, 'i'));
+    if (!chain.includes('leet')) out.push(['leet', () => leetView(text, 'l')]);
+  }
+  if (signs.ay >= 3 && signs.ay * 4 >= signs.words) {
+    const m = phraseMatcher();
+    add('pig-latin', () => pigLatinView(text, (w) => m.vocab.has(w) || m.segmentWords.has(w)));
+  }
+  if (signs.spreadLetters >= 3) add('despaced', () => despacedView(text));
+  if (signs.tags >= 2) add('untagged', () => untaggedView(text));
+  if (signs.escapes >= 2) add('unescaped', () => unescapedView(text));
+  return out;
+}
+
+function analyze(text: string, depth: number, chain: readonly string[], budget: Budget, weakThreshold: number): DetectionSpan[] {
+  if (budget.left < text.length) return [];
+  budget.left -= text.length;
+  const scan = scanPlain(text);
+  const spans = scan.spans;
+  if (depth >= MAX_DEPTH) return spans;
+  const seenRules = new Set(spans.map((s) => s.rule));
+  for (const [name, build] of candidateViews(text, scan, chain)) {
+    const view = build();
+    if (view.text === text) continue;
+    const inner = analyze(view.text, depth + 1, [...chain, name], budget, weakThreshold);
+    if (inner.length === 0) continue;
+    const mapped = inner.map((s): DetectionSpan => {
+      const [start, end] = composeSpan(view, s.start, s.end);
+      return { ...s, start, end, via: [name, ...(s.via ?? [])] };
+    });
+    spans.push(...mapped);
+    // The decoding revealed something the text as written did not show.
+    if (isInstructional(inner, weakThreshold) && inner.some((s) => !seenRules.has(s.rule))) {
+      const start = Math.min(...mapped.map((s) => s.start));
+      const end = Math.max(...mapped.map((s) => s.end));
+      spans.push({ family: 'encoded_payload', start, end, rule: `obfuscated.${name}`, strong: true });
+    }
+  }
+  spans.push(...encodedSpans(text, depth, chain, budget, weakThreshold));
+  return spans;
 }
 
 /**
- * Decode every readable base64/hex run, scan all decoded texts in one pass (so thousands of
- * small runs cost one scan), and flag the runs whose own decoded text is instructional.
+ * Decode every readable base64/hex/binary run, scan all decoded texts in one pass (so thousands
+ * of small runs cost one scan), and flag the runs whose own decoded text is instructional.
  */
-function encodedSpans(text: string, depth: number, options: DetectOptions): DetectionSpan[] {
+function encodedSpans(text: string, depth: number, chain: readonly string[], budget: Budget, weakThreshold: number): DetectionSpan[] {
   const runs = findEncodedRuns(text);
   if (runs.length === 0) return [];
   const offsets: number[] = [];
@@ -132,9 +200,9 @@ function encodedSpans(text: string, depth: number, options: DetectOptions): Dete
     offsets.push(joined.length);
     joined += r.decoded + '\n\n';
   }
-  const inner = run(joined, depth + 1, { ...options, maxSpans: Number.MAX_SAFE_INTEGER });
-  const perRun = new Map<number, { strong: boolean; weak: Set<string> }>();
-  for (const span of inner.spans) {
+  const inner = analyze(joined, depth + 1, [...chain, 'encoded'], budget, weakThreshold);
+  const perRun = new Map<number, DetectionSpan[]>();
+  for (const span of inner) {
     let lo = 0;
     let hi = offsets.length - 1;
     while (lo < hi) {
@@ -142,20 +210,45 @@ function encodedSpans(text: string, depth: number, options: DetectOptions): Dete
       if ((offsets[mid] ?? 0) <= span.start) lo = mid;
       else hi = mid - 1;
     }
-    const entry = perRun.get(lo) ?? { strong: false, weak: new Set<string>() };
-    if (span.strong) entry.strong = true;
-    else entry.weak.add(span.rule);
-    perRun.set(lo, entry);
+    const list = perRun.get(lo) ?? [];
+    list.push(span);
+    perRun.set(lo, list);
   }
   const out: DetectionSpan[] = [];
-  const weakThreshold = options.weakThreshold ?? 2;
-  for (const [index, entry] of perRun) {
+  for (const [index, list] of perRun) {
     const r = runs[index];
-    if (r !== undefined && (entry.strong || entry.weak.size >= weakThreshold)) {
-      out.push({ family: 'encoded_payload', start: r.start, end: r.end, rule: `encoded.${r.kind}`, strong: true });
-    }
+    if (r === undefined || !isInstructional(list, weakThreshold)) continue;
+    out.push({ family: 'encoded_payload', start: r.start, end: r.end, rule: `encoded.${r.kind}`, strong: true });
+    for (const s of list) if (s.family !== 'encoded_payload') out.push({ ...s, start: r.start, end: r.end, via: [r.kind, ...(s.via ?? [])] });
   }
   return out;
+}
+
+function ignored(rule: string, ignore: readonly string[] | undefined): boolean {
+  return ignore !== undefined && ignore.some((p) => (p.endsWith('.') ? rule.startsWith(p) : rule === p));
+}
+
+/** Sort, decide, and report each (family, range) once, strongest first. */
+function verdict(spans: DetectionSpan[], options: DetectOptions): Detection {
+  const maxSpans = options.maxSpans ?? 64;
+  const weakThreshold = options.weakThreshold ?? 2;
+  const kept = spans.filter((s) => !ignored(s.rule, options.ignoreRules));
+  kept.sort((a, b) => a.start - b.start || a.end - b.end);
+  const instructional = isInstructional(kept, weakThreshold);
+  const families = [...new Set(kept.map((s) => s.family))].sort();
+  const unique = new Map<string, DetectionSpan>();
+  for (const s of kept) {
+    const key = `${s.family}:${s.start}:${s.end}`;
+    const prev = unique.get(key);
+    if (prev === undefined || (s.strong && !prev.strong)) unique.set(key, s);
+  }
+  return { instructional, families, spans: [...unique.values()].slice(0, maxSpans) };
+}
+
+/** Spans of `text` in its own offsets (no verdict): the shared core of the public functions. */
+export function detectSpans(text: string, options: DetectOptions = {}): DetectionSpan[] {
+  const budget = { left: BUDGET_FACTOR * text.length + BUDGET_SLACK };
+  return analyze(text, 0, [], budget, options.weakThreshold ?? 2);
 }
 
 /**
@@ -163,5 +256,7 @@ function encodedSpans(text: string, depth: number, options: DetectOptions): Dete
  * @example detectInstructions('Ignore all previous instructions.').instructional // true
  */
 export function detectInstructions(text: string, options: DetectOptions = {}): Detection {
-  return run(text, 0, options);
+  return verdict(detectSpans(text, options), options);
 }
+
+export { verdict as detectionVerdict };

@@ -11,25 +11,31 @@ import type { PhraseRule } from './phrase-matcher.js';
 /** Named word lists used by the phrase rules (`@name`). All lower case, already normalized. */
 export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   dismiss: [
+    'negeer', 'negeren', 'vergeet', 'ignoriert', 'missachte', 'vergessen', 'ignorer', 'oublier', 'ignoren', 'olvidar', 'olviden', 'descarta', 'ignori', 'ignorare', 'dimentichi', 'dimenticare', 'esqueca', 'esquece', 'esquecer', 'desconsidere', 'desconsidera', 'игнорируй', 'игнорируйте', 'игнорировать', 'проигнорируй', 'забудь', 'забудьте', 'отбрось', 
     'ignore', 'disregard', 'forget', 'skip', 'override', 'bypass', 'neglect', 'abandon', 'dismiss', 'overlook',
     'discard', 'overwrite', 'ignoriere', 'ignorieren', 'vergiss', 'ignorez', 'oubliez', 'oublie', 'ignora',
     'ignorar', 'olvida', 'olvide', 'dimentica',
   ],
   prior: [
+    'vorigen', 'fruheren', 'vorige', 'eerdere', 'voorgaande', 'bovenstaande', 'precedents', 'precedente', 'anterieures', 'anteriores', 'anterior', 'previas', 'previos', 'precedentes', 'предыдущие', 'предыдущих', 'прежние', 'прошлые', 'предыдущую', 'системные', 
     'previous', 'prior', 'above', 'earlier', 'preceding', 'former', 'initial', 'original', 'old', 'existing',
     'system', 'safety', 'developer', 'default', 'given', 'provided', 'current', 'preset', 'vorherigen',
     'bisherigen', 'obigen', 'precedentes', 'anteriores', 'previas', 'precedenti',
   ],
-  determiner: ['all', 'any', 'your', 'every', 'each', 'alle', 'toutes', 'todas', 'tutte'],
+  determiner: [
+    'tous', 'tout', 'todos', 'todas', 'tutti', 'alle', 'все', 'всё', 'любые', 'jeglichen', 'sämtliche', 'all', 'any', 'your', 'every', 'each', 'alle', 'toutes', 'todas', 'tutte'],
   instructions: [
+    'instructies', 'opdrachten', 'aanwijzingen', 'regels', 'regles', 'directives', 'reglas', 'ordenes', 'regole', 'direttive', 'indicazioni', 'instrucoes', 'instrucao', 'regras', 'orientacoes', 'diretrizes', 'инструкции', 'инструкций', 'указания', 'указаний', 'правила', 'команды', 'anordnungen', 'vorgaben', 'instruktionen', 
     'instructions', 'instruction', 'prompt', 'prompts', 'rules', 'guidelines', 'directions', 'directives',
     'directive', 'commands', 'orders', 'guidance', 'constraints', 'restrictions', 'policies', 'programming',
     'context', 'conversation', 'anweisungen', 'anweisung', 'befehle', 'regeln', 'consignes', 'instrucciones',
     'istruzioni', 'indicaciones',
   ],
   strictInstructions: ['instructions', 'instruction', 'prompt', 'prompts', 'directives', 'guidelines', 'programming'],
-  everything: ['everything', 'anything', 'all', 'alles', 'tout', 'todo', 'tutto'],
-  priorAdverb: ['before', 'above', 'previously', 'prior', 'earlier', 'said', 'told', 'so', 'until', 'davor', 'zuvor', 'bisher', 'avant', 'antes', 'prima'],
+  everything: [
+    'alles', 'tudo', 'всё', 'все', 'everything', 'anything', 'all', 'alles', 'tout', 'todo', 'tutto'],
+  priorAdverb: [
+    'eerder', 'hiervoor', 'voordien', 'auparavant', 'precedemment', 'anteriormente', 'prima', 'precedentemente', 'раньше', 'ранее', 'до', 'before', 'above', 'previously', 'prior', 'earlier', 'said', 'told', 'so', 'until', 'davor', 'zuvor', 'bisher', 'avant', 'antes', 'prima'],
   negation: ['don', 'dont', 'never', 'stop', 'cease'],
   obey: ['follow', 'obey', 'listen', 'adhere', 'comply', 'heed'],
   leakVerb: [
@@ -103,6 +109,19 @@ export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   argNoun: ['arguments', 'argument', 'parameters', 'parameter', 'args', 'params', 'inputs'],
   docEnd: ['document', 'text', 'context', 'input', 'email', 'message', 'data', 'file', 'page', 'content', 'prompt', 'conversation'],
   persona: ['act', 'behave', 'roleplay', 'pretend'],
+  priorPost: [
+    'above', 'previous', 'prior', 'earlier', 'before', 'preceding', 'precedentes', 'precedents', 'anterieures',
+    'anteriores', 'previas', 'precedenti', 'previe', 'vorherigen', 'vorigen', 'eerdere', 'vorige', 'предыдущие',
+  ],
+  what: ['that', 'what', 'everything', 'anything', 'all', 'whatever', 'which'],
+  toldVerb: ['told', 'instructed', 'taught', 'programmed', 'asked', 'given', 'said', 'trained', 'ordered', 'commanded', 'directed', 'briefed'],
+  voided: ['void', 'cancelled', 'canceled', 'obsolete', 'invalid', 'revoked', 'outdated', 'superseded', 'overridden', 'null', 'rescinded', 'suspended', 'lifted', 'deprecated'],
+  supersede: ['supersede', 'supersedes', 'override', 'overrides', 'replace', 'replaces', 'overrule', 'overrules', 'trump', 'trumps'],
+  goVerb: ['go', 'navigate', 'visit', 'open', 'browse', 'click', 'download', 'fetch', 'load', 'access'],
+  webNoun: ['url', 'link', 'page', 'site', 'website', 'address', 'http', 'https', 'www'],
+  complete: ['complete', 'finish', 'accomplish', 'perform', 'solve', 'fulfil', 'fulfill', 'achieve', 'continue'],
+  authority: ['developer', 'developers', 'creator', 'creators', 'administrator', 'admin', 'owner', 'operator', 'programmer', 'maker', 'supervisor'],
+  secretThing: ['secret', 'password', 'passcode', 'passphrase', 'access', 'code', 'key', 'instructions', 'prompt', 'rules', 'guidelines'],
 };
 
 const strong = (id: string, family: string, source: string): PhraseRule => ({ id, family, strong: true, source });
@@ -137,6 +156,27 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
   weak('override.respond-only', 'override', 'respond|reply|answer|output ~1 only ~1 with'),
   weak('override.nothing-else', 'override', 'say|output|print|respond|reply|write ~8 and|but ~1 nothing else'),
   weak('override.pwned', 'override', 'have ~1 been pwned|pwnd'),
+
+  // Generalized shapes: dismissing what the reader was told, declaring it void, superseding it.
+  strong('override.dismiss-told', 'override', '@dismiss ~4 @what ~3 you ~3 @toldVerb'),
+  strong('override.dismiss-rules-after', 'override', '@dismiss ~3 @instructions ~1 @priorPost'),
+  strong('override.dismiss-all-rules', 'override', '@dismiss ~2 all ~2 @instructions'),
+  strong('override.prior-void', 'override', '@prior ~2 @instructions ~4 void|cancelled|canceled|obsolete|invalid|revoked|outdated|superseded|overridden|null|rescinded'),
+  strong('override.no-longer-apply', 'override', '@prior ~2 @instructions ~4 no longer ~1 apply|valid|relevant|matter|binding|needed'),
+  strong('override.supersede-prior', 'override', '@supersede ~3 all|any|every|your ~2 @prior ~2 @instructions'),
+  strong('override.pay-no-attention', 'override', 'pay no attention ~3 @prior ~2 @instructions'),
+  strong('override.set-aside', 'override', 'set aside|put ~4 @prior ~2 @instructions'),
+  // Urgent directives to an agent in the middle of its task.
+  strong('hijack.to-complete-task', 'task_hijack', 'in order ~1 to ~1 @complete ~2 your|the ~2 @taskNoun ~4 you ~1 must|need|have|should'),
+  weak('hijack.before-anything-else', 'task_hijack', 'before ~1 doing|you|anything ~2 anything|else'),
+  weak('hijack.urgent-must', 'task_hijack', '@important ~5 you ~1 must|need|have'),
+  weak('hijack.must-go-to', 'task_hijack', 'you ~1 must|need|should|have ~2 @goVerb ~4 @webNoun'),
+  // Tool-call demands: naming the tool the reader must use.
+  weak('tool.by-using-tool', 'tool_call', 'by|via ~1 using|calling|invoking|running ~1 the ~3 tool|function|api|command'),
+  weak('tool.no-other-tools', 'tool_call', 'do|don ~1 not ~1 use|call|invoke ~2 other ~1 tools|tool|functions'),
+  // Authority claims and secret probing.
+  weak('addressed.authority-claim', 'addressed_to_ai', 'i am|im|this is ~1 your ~1 @authority'),
+  weak('exfil.ask-secret', 'exfiltration', 'what ~1 is|are|s ~1 your ~1 @secretThing'),
 
   // addressed_to_ai — a message aimed at the model rather than the human reader.
   strong('addressed.to-you-ai', 'addressed_to_ai', 'to|for you ~2 @aiStrictName'),

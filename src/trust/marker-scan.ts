@@ -50,7 +50,6 @@ const JSON_ARG_WEAK = ['"parameters"', '"args"', '"input"', "'parameters'", "'ar
 const JSON_CALL_KEYS = ['"tool_calls"', '"function_call"', '"tool_use"', '"tool_code"', '"functioncall"'];
 // Chat-API message objects forged inside data.
 const JSON_ROLE_KEYS = ['"role": "system"', '"role":"system"', '"role": "developer"', '"role":"developer"'];
-const CJK_OVERRIDES = ['忽略之前', '忽略以上', '忽略上述', '忽略所有', '忽略先前', '忽略前面', '无视之前', '无视以上', '無視之前', '忽略此前', '前の指示を無視', '以前の指示を無視', '이전 지시를 무시'];
 const NEAR = 300;
 const MAX_POSITIONS = 4096;
 
@@ -219,10 +218,6 @@ export function scanMarkers(text: string, limit = 256): MarkerHit[] {
   }
   scanUrls(text, add);
   scanJsonCalls(text, add);
-  for (const phrase of CJK_OVERRIDES) {
-    const at = text.indexOf(phrase);
-    if (at !== -1) add('override.cjk', 'override', true, at, at + phrase.length);
-  }
   return hits;
 }
 
