@@ -139,7 +139,10 @@ function isInstructional(spans: readonly DetectionSpan[], weakThreshold: number)
 function candidateViews(text: string, scan: Scan, chain: readonly string[]): [ViewName, () => TextView][] {
   const signs = viewSigns(text);
   const out: [ViewName, () => TextView][] = [];
-  const add = (name: ViewName, build: () => TextView): void => { if (!chain.includes(name)) out.push([name, build]); };
+  // Only escapes are decoded twice in a row (double URL encoding); other views undo themselves.
+  const add = (name: ViewName, build: () => TextView): void => {
+    if (!chain.includes(name) || (name === 'unescaped' && chain[chain.length - 1] === name)) out.push([name, build]);
+  };
   if (scan.rot13 >= 1) add('rot13', () => rot13View(text));
   if (scan.reversed >= 1) {
     add('reversed', () => reversedView(text));
@@ -229,7 +232,7 @@ function ignored(rule: string, ignore: readonly string[] | undefined): boolean {
 }
 
 /** Sort, decide, and report each (family, range) once, strongest first. */
-function verdict(spans: DetectionSpan[], options: DetectOptions): Detection {
+export function detectionVerdict(spans: DetectionSpan[], options: DetectOptions): Detection {
   const maxSpans = options.maxSpans ?? 64;
   const weakThreshold = options.weakThreshold ?? 2;
   const kept = spans.filter((s) => !ignored(s.rule, options.ignoreRules));
@@ -256,7 +259,5 @@ export function detectSpans(text: string, options: DetectOptions = {}): Detectio
  * @example detectInstructions('Ignore all previous instructions.').instructional // true
  */
 export function detectInstructions(text: string, options: DetectOptions = {}): Detection {
-  return verdict(detectSpans(text, options), options);
+  return detectionVerdict(detectSpans(text, options), options);
 }
-
-export { verdict as detectionVerdict };

@@ -16,6 +16,13 @@ export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
     'discard', 'overwrite', 'ignoriere', 'ignorieren', 'vergiss', 'ignorez', 'oubliez', 'oublie', 'ignora',
     'ignorar', 'olvida', 'olvide', 'dimentica',
   ],
+  dismissOrAside: [
+    'negeer', 'negeren', 'vergeet', 'ignoriert', 'missachte', 'vergessen', 'ignorer', 'oublier', 'ignoren', 'olvidar', 'olviden', 'descarta', 'ignori', 'ignorare', 'dimentichi', 'dimenticare', 'esqueca', 'esquece', 'esquecer', 'desconsidere', 'desconsidera', 'игнорируй', 'игнорируйте', 'игнорировать', 'проигнорируй', 'забудь', 'забудьте', 'отбрось', 
+    'ignore', 'disregard', 'forget', 'skip', 'override', 'bypass', 'neglect', 'abandon', 'dismiss', 'overlook',
+    'discard', 'overwrite', 'ignoriere', 'ignorieren', 'vergiss', 'ignorez', 'oubliez', 'oublie', 'ignora',
+    'ignorar', 'olvida', 'olvide', 'dimentica',
+    'aside',
+  ],
   prior: [
     'vorigen', 'fruheren', 'vorige', 'eerdere', 'voorgaande', 'bovenstaande', 'precedents', 'precedente', 'anterieures', 'anteriores', 'anterior', 'previas', 'previos', 'precedentes', 'предыдущие', 'предыдущих', 'прежние', 'прошлые', 'предыдущую', 'системные', 
     'previous', 'prior', 'above', 'earlier', 'preceding', 'former', 'initial', 'original', 'old', 'existing',
@@ -115,6 +122,7 @@ export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   ],
   what: ['that', 'what', 'everything', 'anything', 'all', 'whatever', 'which'],
   toldVerb: ['told', 'instructed', 'taught', 'programmed', 'asked', 'given', 'said', 'trained', 'ordered', 'commanded', 'directed', 'briefed'],
+  gotVerb: ['told', 'instructed', 'taught', 'programmed', 'asked', 'given', 'said', 'trained', 'ordered', 'commanded', 'directed', 'briefed', 'received', 'got', 'issued'],
   voided: ['void', 'cancelled', 'canceled', 'obsolete', 'invalid', 'revoked', 'outdated', 'superseded', 'overridden', 'null', 'rescinded', 'suspended', 'lifted', 'deprecated'],
   supersede: ['supersede', 'supersedes', 'override', 'overrides', 'replace', 'replaces', 'overrule', 'overrules', 'trump', 'trumps'],
   goVerb: ['go', 'navigate', 'visit', 'open', 'browse', 'click', 'download', 'fetch', 'load', 'access'],
@@ -166,6 +174,8 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
   strong('override.supersede-prior', 'override', '@supersede ~3 all|any|every|your ~2 @prior ~2 @instructions'),
   strong('override.pay-no-attention', 'override', 'pay no attention ~3 @prior ~2 @instructions'),
   strong('override.set-aside', 'override', 'set aside|put ~4 @prior ~2 @instructions'),
+  strong('override.dismiss-what-you-got', 'override', '@dismissOrAside ~3 @instructions ~2 you ~3 @gotVerb'),
+  strong('override.yours-void', 'override', '@instructions ~1 you ~3 @gotVerb ~3 are|is|were|now ~2 @voided'),
   // Urgent directives to an agent in the middle of its task.
   strong('hijack.to-complete-task', 'task_hijack', 'in order ~1 to ~1 @complete ~2 your|the ~2 @taskNoun ~4 you ~1 must|need|have|should'),
   weak('hijack.before-anything-else', 'task_hijack', 'before ~1 doing|you|anything ~2 anything|else'),
