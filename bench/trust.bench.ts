@@ -69,3 +69,50 @@ if (rows === null) {
     ]);
   }
 }
+
+// 2. Throughput beside a plain includes() scan of the same text (the first corpus, as before,
+// so the figure compares with earlier runs), and on the benign rows of the second.
+let sink = 0;
+const keywords = ['ignore', 'previous instructions', '<|im_start|>', '[inst]', '<<sys>>', 'assistant:', '<tool_call>', '"arguments"', 'system prompt', 'disregard', 'your reply', '![', 'base64', 'todo:'];
+const throughputRows: (string | number)[][] = [];
+const sources: [string, string[]][] = rows === null ? [] : [
+  ['first corpus (injection/)', rows.filter((r) => r.source.startsWith('agentdojo') || r.source.startsWith('bipia') || r.source.startsWith('notinject')).map((r) => r.text)],
+  ['benign rows of injection-extra', rows.filter((r) => r.label === 'benign' && !r.source.startsWith('agentdojo') && !r.source.startsWith('bipia') && !r.source.startsWith('notinject')).map((r) => r.text)],
+];
+for (const [name, texts] of sources) {
+  const all = texts.join('\n\n');
+  const text = all.repeat(Math.max(1, Math.ceil((4 << 20) / all.length))).slice(0, 4 << 20);
+  const mb = text.length / (1 << 20);
+  const detector = best(5, () => { sink += detectInstructions(text).spans.length; });
+  const includesScan = best(5, () => { const lower = text.toLowerCase(); for (const k of keywords) if (lower.includes(k)) sink++; });
+  throughputRows.push(
+    [`detectInstructions, ${name}`, detector.wall.toFixed(1), detector.cpu.toFixed(1), (mb / (detector.cpu / 1000)).toFixed(1)],
+    [`String.prototype.includes x ${keywords.length} keywords, ${name}`, includesScan.wall.toFixed(1), includesScan.cpu.toFixed(1), (mb / (includesScan.cpu / 1000)).toFixed(1)],
+  );
+}
+table('Throughput on 4 MB of corpus text (best of 5; the baseline normalizes nothing and finds only literal keywords)', ['scan', 'wall ms', 'cpu ms', 'MB/s (cpu)'], throughputRows);
+
+// 3. Adversarial 1 MB inputs: long runs of near-matches for every rule kind and decoding.
+const MB = 1 << 20;
+const fill = (unit: string): string => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB);
+const adversarial: [string, string][] = [
+  ['phrase prefixes', fill('ignore all previous ')],
+  ['special-token openers', fill('<|system')],
+  ['markdown image links, no end', fill('![a](http://x?')],
+  ['role labels', fill('assistant:user:')],
+  ['hash headers', fill('## system')],
+  ['base64 of instructions', fill('aWdub3JlIGFsbCBwcmV2aW91cyBpbnN0cnVjdGlvbnM ')],
+  ['hex', fill('69676e6f726520616c6c20')],
+  ['zero-width splits', fill('a\u200b')],
+  ['tag characters', fill('\u{E0069}')],
+  ['url placeholders', fill('https://x/?a={')],
+  ['homoglyphs', fill('аеосрху')],
+  ['every decoding at once', fill('vtaber snoitcurtsni 1gn0r3 4ll eviouspray igway i g n o r e <b>x</b> %69%67 &#105; \\u0069 aWdu b3Jl 69 67 6e i\u3164g ո ')],
+];
+const advRows = adversarial.map(([name, t]) => {
+  detectInstructions(t.slice(0, 4096));
+  const r = best(3, () => { sink += detectInstructions(t).spans.length; });
+  return [name, r.wall.toFixed(1), r.cpu.toFixed(1)];
+});
+table('1 MB adversarial inputs (best of 3)', ['input', 'wall ms', 'cpu ms'], advRows);
+console.log(`  worst: ${Math.max(...advRows.map((r) => Number(r[2]))).toFixed(1)} ms CPU${sink < 0 ? '' : ''}`);

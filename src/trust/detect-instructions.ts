@@ -91,11 +91,12 @@ function phraseMatcher(): PhraseMatcher {
 /** Nesting of decodings (views and encoded runs) explored below the text itself. */
 const MAX_DEPTH = 4;
 /** Characters scanned per call, as a multiple of the input: keeps the worst case linear. */
-const BUDGET_FACTOR = 12;
+const BUDGET_FACTOR = 4;
 const BUDGET_SLACK = 1 << 16;
 
 interface Budget { left: number }
-interface Scan { spans: DetectionSpan[]; rot13: number; reversed: number }
+interface Evidence { rot13: number; reversed: number; leet: number; spread: number; ay: number; words: number }
+interface Scan { spans: DetectionSpan[]; evidenceAt: readonly (readonly [number, 2 | 3 | 4 | 5 | 6])[]; words: number; length: number }
 
 /** Rules, markers and hidden Unicode over the text as written. */
 function scanPlain(text: string): Scan {
@@ -128,7 +129,8 @@ function scanPlain(text: string): Scan {
     const rule = h.tagChars > 0 ? 'hidden.tag-characters' : h.bidiControls > 0 ? 'hidden.bidi-controls' : 'hidden.zero-width';
     for (const [start, end] of h.ranges) spans.push({ family: 'hidden_unicode', start, end, rule, strong });
   }
-  return { spans, rot13: tokens.rot13Evidence, reversed: tokens.reversedEvidence };
+  const evidenceAt = tokens.evidenceAt.map(([at, kind]) => [norm.starts[at] ?? 0, kind] as const);
+  return { spans, evidenceAt, words: tokens.count, length: text.length };
 }
 
 function isInstructional(spans: readonly DetectionSpan[], weakThreshold: number): boolean {
@@ -136,7 +138,7 @@ function isInstructional(spans: readonly DetectionSpan[], weakThreshold: number)
 }
 
 /** The candidate decodings worth trying on `text`, given what its first scan saw. */
-function candidateViews(text: string, scan: Scan, chain: readonly string[]): [ViewName, () => TextView][] {
+function candidateViews(text: string, scan: Evidence, chain: readonly string[]): [ViewName, () => TextView][] {
   const signs = viewSigns(text);
   const out: [ViewName, () => TextView][] = [];
   // Only escapes are decoded twice in a row (double URL encoding); other views undo themselves.
@@ -148,17 +150,37 @@ function candidateViews(text: string, scan: Scan, chain: readonly string[]): [Vi
     add('reversed', () => reversedView(text));
     add('reversed-words', () => reversedWordsView(text));
   }
-  if (signs.leet >= 3) {
+  // Digits as letters show in the tokens; symbols ($, @) only in the raw signs.
+  if (scan.leet >= 2 || (scan.leet >= 1 && scan.words < 40) || signs.leet >= 3) {
     add('leet', () => leetView(text, 'i'));
     if (!chain.includes('leet')) out.push(['leet', () => leetView(text, 'l')]);
   }
-  if (signs.ay >= 3 && signs.ay * 4 >= signs.words) {
+  if (scan.ay >= 3 && scan.ay * 4 >= scan.words) {
     const m = phraseMatcher();
     add('pig-latin', () => pigLatinView(text, (w) => m.vocab.has(w) || m.segmentWords.has(w)));
   }
-  if (signs.spreadLetters >= 3) add('despaced', () => despacedView(text));
+  if (scan.spread >= 1) add('despaced', () => despacedView(text));
   if (signs.tags >= 2) add('untagged', () => untaggedView(text));
   if (signs.escapes >= 2) add('unescaped', () => unescapedView(text));
+  return out;
+}
+
+const SEGMENT = 4096;
+
+/** [from, to) pieces of about {@link SEGMENT} units, cut after a line break where there is one. */
+function segments(text: string): [number, number][] {
+  if (text.length <= SEGMENT) return [[0, text.length]];
+  const out: [number, number][] = [];
+  let from = 0;
+  while (from < text.length) {
+    let to = Math.min(text.length, from + SEGMENT);
+    if (to < text.length) {
+      const nl = text.lastIndexOf('\n', to);
+      if (nl > from + SEGMENT / 2) to = nl + 1;
+    }
+    out.push([from, to]);
+    from = to;
+  }
   return out;
 }
 
@@ -169,21 +191,36 @@ function analyze(text: string, depth: number, chain: readonly string[], budget: 
   const spans = scan.spans;
   if (depth >= MAX_DEPTH) return spans;
   const seenRules = new Set(spans.map((s) => s.rule));
-  for (const [name, build] of candidateViews(text, scan, chain)) {
-    const view = build();
-    if (view.text === text) continue;
-    const inner = analyze(view.text, depth + 1, [...chain, name], budget, weakThreshold);
-    if (inner.length === 0) continue;
-    const mapped = inner.map((s): DetectionSpan => {
-      const [start, end] = composeSpan(view, s.start, s.end);
-      return { ...s, start, end, via: [name, ...(s.via ?? [])] };
-    });
-    spans.push(...mapped);
-    // The decoding revealed something the text as written did not show.
-    if (isInstructional(inner, weakThreshold) && inner.some((s) => !seenRules.has(s.rule))) {
-      const start = Math.min(...mapped.map((s) => s.start));
-      const end = Math.max(...mapped.map((s) => s.end));
-      spans.push({ family: 'encoded_payload', start, end, rule: `obfuscated.${name}`, strong: true });
+  // Decodings are tried per segment, and only where that segment shows signs of them, so a
+  // long page with one odd paragraph pays for that paragraph only.
+  for (const [from, to] of segments(text)) {
+    const seg = from === 0 && to === text.length ? text : text.slice(from, to);
+    const evidence: Evidence = { rot13: 0, reversed: 0, leet: 0, spread: 0, ay: 0, words: Math.ceil((scan.words * (to - from)) / Math.max(1, scan.length)) };
+    for (const [at, kind] of scan.evidenceAt) {
+      if (at < from || at >= to) continue;
+      if (kind === 2) evidence.rot13++;
+      else if (kind === 3) evidence.reversed++;
+      else if (kind === 4) evidence.leet++;
+      else if (kind === 5) evidence.spread++;
+      else evidence.ay++;
+    }
+    for (const [name, build] of candidateViews(seg, evidence, chain)) {
+      const view = build();
+      if (view.text === seg) continue;
+      const inner = analyze(view.text, depth + 1, [...chain, name], budget, weakThreshold);
+      if (inner.length === 0) continue;
+      const mapped = inner.map((s): DetectionSpan => {
+        const [start, end] = composeSpan(view, s.start, s.end);
+        return { ...s, start: start + from, end: end + from, via: [name, ...(s.via ?? [])] };
+      });
+      spans.push(...mapped);
+      // The decoding revealed something the text as written did not show.
+      if (isInstructional(inner, weakThreshold) && inner.some((s) => !seenRules.has(s.rule))) {
+        let start = Infinity;
+        let end = 0;
+        for (const s of mapped) { start = Math.min(start, s.start); end = Math.max(end, s.end); }
+        spans.push({ family: 'encoded_payload', start, end, rule: `obfuscated.${name}`, strong: true });
+      }
     }
   }
   spans.push(...encodedSpans(text, depth, chain, budget, weakThreshold));

@@ -44,17 +44,22 @@ const UTF8 = new TextDecoder('utf-8');
 export function readableText(bytes: Uint8Array): string | null {
   if (bytes.length < 6) return null;
   const text = UTF8.decode(bytes);
-  let good = 0;
+  let bad = 0;
   let letters = 0;
-  let total = 0;
-  for (const ch of text) {
-    total++;
-    const c = ch.codePointAt(0) ?? 0;
-    if (c === 0xfffd || (c < 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) || (c >= 0x7f && c < 0xa0)) continue;
-    good++;
-    if (/\p{L}/u.test(ch)) letters++;
+  const total = text.length;
+  for (let i = 0; i < total; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a)) letters++;
+      else if (c < 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) bad++;
+      else if (c === 0x7f) bad++;
+    } else if (c === 0xfffd || c < 0xa0) bad++;
+    else if (c >= 0xd800 && c <= 0xdfff) i++; // astral: one character, counted as readable
+    else if (/\p{L}/u.test(text[i] ?? '')) letters++;
+    // Garbage shows early: stop as soon as it cannot reach 92 % readable.
+    if (bad > 16 && bad > 0.08 * (i + 1)) return null;
   }
-  return total > 0 && good / total >= 0.92 && letters >= 4 && letters / total >= 0.3 ? text : null;
+  return bad <= 0.08 * total && letters >= 4 && letters >= 0.3 * total ? text : null;
 }
 
 function decodeBase64(chars: string): Uint8Array {
@@ -84,6 +89,31 @@ function readChunk(text: string, i: number): Chunk {
   }
   while (i < text.length && i - s < 256 && text.charCodeAt(i) === 0x3d) i++; // base64 padding
   return { s, e: i, upper, lower, digit, hexOnly, binary, mixedCase };
+}
+
+/** A chunk that only an encoding would produce: inner case changes, letters with digits, hex or bit groups. */
+function encodedLooking(c: Chunk): boolean {
+  const w = c.e - c.s;
+  return c.mixedCase || (c.digit && (c.upper || c.lower)) || (c.hexOnly && w <= 8 && c.digit) || (c.binary && w === 8);
+}
+
+/** The chunk after whitespace at `from` (at most two whitespace characters), if any. */
+function peek(text: string, from: number): Chunk | undefined {
+  let k = from;
+  while (k < text.length && k - from < 2 && isChunkGap(text.charCodeAt(k))) k++;
+  return k > from && isBase64Char(text.charCodeAt(k)) ? readChunk(text, k) : undefined;
+}
+
+/**
+ * Whether `c` continues a run opened by `head`: 8-bit binary groups, hex groups no wider than
+ * the first, or base64 groups (equal width or encoded-looking), ending at base64 padding.
+ */
+function fits(text: string, head: Chunk, c: Chunk): boolean {
+  const width = head.e - head.s;
+  const w = c.e - c.s;
+  if (head.binary && width === 8) return c.binary && w === 8;
+  if (head.hexOnly && width <= 8) return c.hexOnly && w <= width;
+  return w <= 64 && (encodedLooking(c) || w === width || (w < width && text.charCodeAt(c.e - 1) === 0x3d));
 }
 
 /**
@@ -130,36 +160,28 @@ export function findEncodedRuns(text: string): EncodedRun[] {
     // groups) separated by single whitespace. Ordinary words never have inner case changes.
     const chunks = [head];
     let j = head.e;
-    const encodedLooking = (c: Chunk): boolean =>
-      c.mixedCase || (c.digit && (c.upper || c.lower)) || (c.hexOnly && c.e - c.s <= 8 && c.digit) || (c.binary && c.e - c.s === 8);
     const width = head.e - head.s;
-    const peek = (): Chunk | undefined => {
-      let k = head.e;
-      while (k < n && k - head.e < 2 && isChunkGap(text.charCodeAt(k))) k++;
-      return k > head.e && isBase64Char(text.charCodeAt(k)) ? readChunk(text, k) : undefined;
-    };
-    const second = width < 64 ? peek() : undefined;
-    if (second !== undefined && (encodedLooking(head) || (width % 4 === 0 && encodedLooking(second)))) {
-      // Chunks of one kind: 8-bit binary groups, equal hex groups, or base64 groups (equal
-      // width or encoded-looking), ending at base64 padding.
-      const fits = (c: Chunk): boolean => {
-        const w = c.e - c.s;
-        if (head.binary && width === 8) return c.binary && w === 8;
-        if (head.hexOnly && width <= 8) return c.hexOnly && w <= width;
-        return w <= 64 && (encodedLooking(c) || w === width || (w < width && text.charCodeAt(c.e - 1) === 0x3d));
-      };
-      while (j < n && isChunkGap(text.charCodeAt(j)) && text.charCodeAt(j - 1) !== 0x3d) {
-        let k = j;
-        while (k < n && k - j < 2 && isChunkGap(text.charCodeAt(k))) k++;
-        if (!isBase64Char(text.charCodeAt(k))) break;
-        const next = readChunk(text, k);
-        if (!fits(next)) break;
-        chunks.push(next);
-        j = next.e;
-        if (chunks.length > 65_536) break;
+    // Most words are plain: only a chunk that looks encoded, or a capitalized one of base64
+    // group width, may open a spread-out run.
+    if (width < 64 && (encodedLooking(head) || (width % 4 === 0 && head.upper))) {
+      const second = peek(text, head.e);
+      if (second !== undefined && (encodedLooking(head) || encodedLooking(second))) {
+        while (j < n && isChunkGap(text.charCodeAt(j)) && text.charCodeAt(j - 1) !== 0x3d) {
+          const next = peek(text, j);
+          if (next === undefined || !fits(text, head, next)) break;
+          chunks.push(next);
+          j = next.e;
+          if (chunks.length > 65_536) break;
+        }
       }
     }
-    if (chunks.length > 1 && tryRun(chunks)) { i = j; continue; }
+    if (chunks.length > 1) {
+      // The chunks are consumed either way: a failed spread run is tried chunk by chunk, never
+      // again from its second chunk (which would make the scan quadratic).
+      if (!tryRun(chunks)) for (const c of chunks) if (c.e - c.s >= MIN_HEX && budget > 0) tryRun([c]);
+      i = j;
+      continue;
+    }
     if (head.e - head.s >= MIN_HEX) tryRun([head]);
     i = Math.max(head.e, i + 1);
   }

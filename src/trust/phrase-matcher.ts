@@ -58,6 +58,13 @@ export interface Tokens {
   /** Unknown tokens that spell a keyword in ROT13 / backwards. */
   readonly rot13Evidence: number;
   readonly reversedEvidence: number;
+  /** Unknown tokens mixing letters and digits that read as a keyword with digits as letters ("1gn0r3"). */
+  readonly leetEvidence: number;
+  /** Runs of three or more one-letter tokens ("i g n o r e"), and tokens ending in -ay (pig latin). */
+  readonly singleLetterRuns: number;
+  readonly ayWords: number;
+  /** Char offsets of those evidence tokens (at most 4096), kind 2 = ROT13, 3 = reversed, 4 = leet, 5 = spread letters, 6 = -ay word. */
+  readonly evidenceAt: readonly (readonly [number, 2 | 3 | 4 | 5 | 6])[];
 }
 
 const MIN_TYPO_LENGTH = 7;
@@ -66,6 +73,8 @@ const MIN_SEGMENT_LENGTH = 9;
 const MAX_SEGMENT_LENGTH = 160;
 const MAX_TOKEN_LENGTH = 40;
 const ROT13_ID = -2;
+const LEET_DIGITS: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g', '6': 'g', '2': 'z' };
+const LEET_ID = -4;
 const REVERSED_ID = -3;
 // Short function words that glue keywords together in a de-spaced run ("ignoreallthe…").
 const GLUE = [
@@ -196,6 +205,12 @@ function lookup(m: PhraseMatcher, word: string, cache: Map<string, number>): num
     }
   }
   if (id === -1) id = m.disguised.get(word) ?? -1;
+  if (id === -1 && word.length >= 4 && word.length <= 24 && /[0-9]/.test(word) && /[a-z]/.test(word)) {
+    for (const one of ['i', 'l']) {
+      const folded = word.replace(/[0-9]/g, (d) => (d === '1' ? one : LEET_DIGITS[d] ?? d));
+      if (m.vocab.has(folded)) { id = LEET_ID; break; }
+    }
+  }
   if (cache.size < 100_000) cache.set(word, id);
   return id;
 }
@@ -266,6 +281,11 @@ export function tokenize(m: PhraseMatcher, text: string): Tokens {
   let count = 0;
   let rot13Evidence = 0;
   let reversedEvidence = 0;
+  let leetEvidence = 0;
+  const evidenceAt: [number, 2 | 3 | 4 | 5 | 6][] = [];
+  let singleLetterRuns = 0;
+  let singles = 0;
+  let ayWords = 0;
   let i = 0;
   const n = text.length;
   while (i < n) {
@@ -274,11 +294,17 @@ export function tokenize(m: PhraseMatcher, text: string): Tokens {
     // Apostrophes split words ("don't" → don, t), so rules allow one skipped word there.
     while (i < n && isWordChar(text.charCodeAt(i))) i++;
     const len = i - s;
+    if (len === 1) { if (++singles === 3) singleLetterRuns++; } else singles = 0;
+    if (len >= 4 && text.charCodeAt(i - 1) === 0x79 && text.charCodeAt(i - 2) === 0x61) ayWords++;
     let id = -1;
     if (len <= MAX_TOKEN_LENGTH) {
       id = lookup(m, text.slice(s, i), cache);
       if (id === ROT13_ID) rot13Evidence++;
       else if (id === REVERSED_ID) reversedEvidence++;
+      else if (id === LEET_ID) leetEvidence++;
+      if (id <= ROT13_ID && evidenceAt.length < 4096) evidenceAt.push([s, -id as 2 | 3 | 4]);
+      if (len === 1 && singles === 3 && evidenceAt.length < 4096) evidenceAt.push([s, 5]);
+      if (len >= 4 && text.charCodeAt(i - 1) === 0x79 && text.charCodeAt(i - 2) === 0x61 && evidenceAt.length < 4096) evidenceAt.push([s, 6]);
     }
     if (id < 0 && len >= MIN_SEGMENT_LENGTH && len <= MAX_SEGMENT_LENGTH) {
       const word = text.slice(s, i);
@@ -294,7 +320,7 @@ export function tokenize(m: PhraseMatcher, text: string): Tokens {
     }
     push(s, i, id < 0 ? -1 : id);
   }
-  return { count, starts, ends, ids, rot13Evidence, reversedEvidence };
+  return { count, starts, ends, ids, rot13Evidence, reversedEvidence, leetEvidence, evidenceAt, singleLetterRuns, ayWords };
 }
 
 /**

@@ -18,20 +18,30 @@ export interface TextView {
 export type ViewName = 'rot13' | 'reversed' | 'reversed-words' | 'leet' | 'pig-latin' | 'despaced' | 'untagged' | 'unescaped';
 
 class Builder {
-  private out: string[] = [];
-  private s: number[] = [];
-  private e: number[] = [];
+  private units = new Uint16Array(64);
+  private s = new Uint32Array(64);
+  private e = new Uint32Array(64);
+  private n = 0;
   push(chunk: string, start: number, end: number): void {
+    if (this.n + chunk.length > this.units.length) {
+      const cap = Math.max(this.units.length * 2, this.n + chunk.length);
+      const u = new Uint16Array(cap); u.set(this.units); this.units = u;
+      const s = new Uint32Array(cap); s.set(this.s); this.s = s;
+      const e = new Uint32Array(cap); e.set(this.e); this.e = e;
+    }
     for (let i = 0; i < chunk.length; i++) {
-      this.out.push(chunk[i] as string);
-      this.s.push(start);
-      this.e.push(end);
+      this.units[this.n] = chunk.charCodeAt(i);
+      this.s[this.n] = start;
+      this.e[this.n] = end;
+      this.n++;
     }
   }
   done(): TextView {
-    return { text: this.out.join(''), starts: Uint32Array.from(this.s), ends: Uint32Array.from(this.e) };
+    return { text: UTF16.decode(this.units.subarray(0, this.n)), starts: this.s.slice(0, this.n), ends: this.e.slice(0, this.n) };
   }
 }
+
+const UTF16 = new TextDecoder('utf-16le');
 
 function identityMap(n: number): { starts: Uint32Array; ends: Uint32Array } {
   const starts = new Uint32Array(n);
@@ -46,16 +56,11 @@ const isLetter = (c: number): boolean => isLower(c) || isUpper(c);
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const isHex = (c: number): boolean => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
 
-/** Cheap counts deciding which views to build. */
+/** Cheap counts deciding which views to build (the tokenizer counts the word-level signs). */
 export interface ViewSigns {
-  /** Digits or symbols standing for letters inside words ("1gn0r3", "$y$tem"). */
+  /** `$` or `@` between two letters ("sy$tem", "p@ss"). */
   readonly leet: number;
-  /** Words ending in -ay (pig latin) and all words. */
-  readonly ay: number;
-  readonly words: number;
-  /** Single letters separated by one space or punctuation mark ("i g n o r e", "i.g.n"). */
-  readonly spreadLetters: number;
-  /** HTML-like tags. */
+  /** Whole HTML-like tags. */
   readonly tags: number;
   /** %XX, &#…;, &name;, \uXXXX, \xXX escapes. */
   readonly escapes: number;
@@ -67,43 +72,34 @@ const LEET: Readonly<Record<string, string>> = {
 };
 const SPREAD_SEPARATORS = new Set([0x20, 0x2e, 0x2d, 0x5f, 0x2a, 0x7c, 0x2f, 0x2c, 0x2b, 0x7e, 0x3a, 0xb7, 0x2022, 0x09]);
 
+/** Positions of `ch` in `text` (native indexOf: fast on text that has few). */
+function each(text: string, ch: string, f: (at: number) => void): void {
+  for (let at = text.indexOf(ch); at !== -1; at = text.indexOf(ch, at + 1)) f(at);
+}
+
 /**
- * Count the signs of each obfuscation in one pass over `text`.
- * @example viewSigns('1gn0r3 4ll').leet // 4
+ * Count the character-level signs of obfuscation with native `indexOf` scans.
+ * @example viewSigns('sy$tem p@ss').leet // 2
  */
 export function viewSigns(text: string): ViewSigns {
   let leet = 0;
-  let ay = 0;
-  let words = 0;
-  let spreadLetters = 0;
   let tags = 0;
   let escapes = 0;
   const n = text.length;
-  let wordStart = -1;
-  for (let i = 0; i <= n; i++) {
-    const c = i < n ? text.charCodeAt(i) : 0x20;
-    if (isLetter(c)) {
-      if (wordStart < 0) wordStart = i;
-      continue;
-    }
-    if (wordStart >= 0) {
-      words++;
-      const len = i - wordStart;
-      if (len >= 4 && (text.charCodeAt(i - 1) | 0x20) === 0x79 && (text.charCodeAt(i - 2) | 0x20) === 0x61) ay++;
-      if (len === 1 && SPREAD_SEPARATORS.has(c) && isLetter(text.charCodeAt(i + 1)) && !isLetter(text.charCodeAt(i + 2))) spreadLetters++;
-      wordStart = -1;
-    }
-    if (LEET[text[i] ?? ''] !== undefined) {
-      const before = text.charCodeAt(i - 1);
-      const after = text.charCodeAt(i + 1);
-      if ((isLetter(before) && !isDigit(after)) || (isLetter(after) && !isDigit(before))) leet++;
-    }
-    if (c === 0x3c && (isLetter(text.charCodeAt(i + 1)) || text.charCodeAt(i + 1) === 0x2f)) tags++;
-    else if (c === 0x25 && isHex(text.charCodeAt(i + 1)) && isHex(text.charCodeAt(i + 2))) escapes++;
-    else if (c === 0x26 && (text.charCodeAt(i + 1) === 0x23 || isLetter(text.charCodeAt(i + 1)))) escapes++;
-    else if (c === 0x5c && (text.charCodeAt(i + 1) === 0x75 || text.charCodeAt(i + 1) === 0x78)) escapes++;
-  }
-  return { leet, ay, words, spreadLetters, tags, escapes };
+  const between = (at: number): void => { if (isLetter(text.charCodeAt(at - 1)) && isLetter(text.charCodeAt(at + 1))) leet++; };
+  each(text, '$', between);
+  each(text, '@', between);
+  each(text, '<', (i) => {
+    if (!isLetter(text.charCodeAt(i + 1)) && !(text.charCodeAt(i + 1) === 0x2f)) return;
+    // A whole tag: '>' before the next '<' (the look-ahead stops at the next '<', so it is linear).
+    let j = i + 1;
+    while (j < n && j - i < 256 && text.charCodeAt(j) !== 0x3e && text.charCodeAt(j) !== 0x3c) j++;
+    if (text.charCodeAt(j) === 0x3e) tags++;
+  });
+  each(text, '%', (i) => { if (isHex(text.charCodeAt(i + 1)) && isHex(text.charCodeAt(i + 2))) escapes++; });
+  each(text, '&', (i) => { if (text.charCodeAt(i + 1) === 0x23 || isLetter(text.charCodeAt(i + 1))) escapes++; });
+  each(text, '\\', (i) => { if (text.charCodeAt(i + 1) === 0x75 || text.charCodeAt(i + 1) === 0x78) escapes++; });
+  return { leet, tags, escapes };
 }
 
 /** ROT13 over ASCII letters; offsets unchanged. */
