@@ -40,9 +40,11 @@ const rot13 = (s: string): string => s.replace(/[a-z]/gi, (c) => {
   return String.fromCharCode(base + ((c.charCodeAt(0) - base + 13) % 26));
 });
 const pigWord = (w: string): string => {
-  const m = /^([^aeiou]*)(.*)$/i.exec(w);
-  if (m === null || !/^[a-z]+$/i.test(w)) return w;
-  return m[1] === '' ? `${w}way` : `${m[2] ?? ''}${m[1] ?? ''}ay`;
+  if (!/^[a-z]+$/i.test(w)) return w;
+  const k = [...w].findIndex((c) => 'aeiouAEIOU'.includes(c));
+  if (k === 0) return `${w}way`;
+  const cut = k === -1 ? w.length : k;
+  return `${w.slice(cut)}${w.slice(0, cut)}ay`;
 };
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 const hex = (s: string): string => Buffer.from(s).toString('hex');
