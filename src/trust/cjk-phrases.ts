@@ -45,6 +45,15 @@ function rules(): NearRule[] {
   return compiled;
 }
 
+/**
+ * The first UTF-16 unit of every (normalized) anchor: normalized text holding none of them has
+ * no CJK override, which lets the fast path skip this scan.
+ * @example cjkAnchorStarts().has('忽'.charCodeAt(0)) // true
+ */
+export function cjkAnchorStarts(): ReadonlySet<number> {
+  return new Set(rules().flatMap((r) => r.anchors.map((a) => a.charCodeAt(0))));
+}
+
 /** One CJK override found, in offsets of the normalized text. */
 export interface CjkHit { readonly id: string; readonly start: number; readonly end: number }
 

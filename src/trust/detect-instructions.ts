@@ -10,14 +10,23 @@
  */
 import { findCjkOverrides } from './cjk-phrases.js';
 import { findEncodedRuns } from './encoded-payloads.js';
-import { PHRASE_GROUPS, PHRASE_RULES } from './instruction-phrases.js';
 import { scanMarkers } from './marker-scan.js';
 import { normalizeText } from './normalize-text.js';
-import { compilePhrases, findPhrases, tokenize, type PhraseMatcher } from './phrase-matcher.js';
+import { findPhrases, isKnownWord, tokenize, type PhraseMatcher } from './phrase-matcher.js';
 import {
   composeSpan, despacedView, leetView, pigLatinView, reversedView, reversedWordsView, rot13View, unescapedView,
   untaggedView, viewSigns, type TextView, type ViewName,
 } from './text-views.js';
+import { recordedTokens } from './fast-tokens.js';
+import { ALL_TRIGGERS, scanTriggers, TOKEN_TRIGGERS, TRIGGER } from './trigger-scan.js';
+import { triggerTables } from './trigger-tables.js';
+
+/** The fast-path bit each candidate decoding depends on. */
+const VIEW_BITS: Readonly<Record<ViewName, number>> = {
+  rot13: TRIGGER.rot13, reversed: TRIGGER.reversed, 'reversed-words': TRIGGER.reversed, leet: TRIGGER.leet,
+  'pig-latin': TRIGGER.pigLatin, despaced: TRIGGER.spread, untagged: TRIGGER.tags, unescaped: TRIGGER.escapes,
+};
+const VIEW_TRIGGERS = Object.values(VIEW_BITS).reduce((a, b) => a | b, 0);
 
 /** The attack families the detector knows. */
 export const INSTRUCTION_FAMILIES = [
@@ -82,10 +91,8 @@ function weakSignals(spans: readonly DetectionSpan[]): number {
   return counted.length;
 }
 
-let matcher: PhraseMatcher | undefined;
 function phraseMatcher(): PhraseMatcher {
-  matcher ??= compilePhrases(PHRASE_GROUPS, PHRASE_RULES);
-  return matcher;
+  return triggerTables().matcher;
 }
 
 /** Nesting of decodings (views and encoded runs) explored below the text itself. */
@@ -96,30 +103,64 @@ const BUDGET_SLACK = 1 << 16;
 
 interface Budget { left: number }
 interface Evidence { rot13: number; reversed: number; leet: number; spread: number; ay: number; words: number }
-interface Scan { spans: DetectionSpan[]; evidenceAt: readonly (readonly [number, 2 | 3 | 4 | 5 | 6])[]; words: number; length: number }
+interface Scan {
+  spans: DetectionSpan[];
+  /** Original offsets of the decoding evidence tokens, ascending, with their kind. */
+  evidenceAt: readonly (readonly [number, 2 | 3 | 4 | 5 | 6])[];
+  /** Original offsets of every token's start, ascending. */
+  tokenAt: ArrayLike<number>;
+}
 
-/** Rules, markers and hidden Unicode over the text as written. */
-function scanPlain(text: string): Scan {
-  const norm = normalizeText(text);
-  const m = phraseMatcher();
+const NO_TOKENS = new Uint32Array(0);
+
+/**
+ * Rules, markers and hidden Unicode over the text as written: only the scans `mask` (from the
+ * fast path) says can fire; none at all, and no normalization, when it says none can. `read`
+ * are the fast path's tokens of `text`, used instead of tokenizing it again.
+ */
+function scanPlain(text: string, mask: number, read: ReturnType<typeof recordedTokens>): Scan {
   const spans: DetectionSpan[] = [];
+  let evidenceAt: readonly (readonly [number, 2 | 3 | 4 | 5 | 6])[] = [];
+  let tokenAt: ArrayLike<number> = NO_TOKENS;
+  const m = phraseMatcher();
+  if ((mask & TOKEN_TRIGGERS) !== 0 && read !== null) {
+    if ((mask & TRIGGER.phrase) !== 0) {
+      for (const hit of findPhrases(m, read.tokens)) spans.push({ family: hit.rule.family, start: hit.startChar, end: hit.endChar, rule: hit.rule.id, strong: hit.rule.strong });
+    }
+    evidenceAt = read.evidenceAt;
+    tokenAt = read.tokens.starts;
+  }
+  if ((mask & ((read === null ? TOKEN_TRIGGERS : 0) | TRIGGER.marker | TRIGGER.cjk | TRIGGER.hidden)) === 0) return { spans, evidenceAt, tokenAt };
+  const norm = normalizeText(text);
   const toOriginal = (start: number, end: number): [number, number] => {
     const s = norm.starts[Math.min(start, norm.starts.length - 1)] ?? 0;
     const e = norm.ends[Math.max(0, Math.min(end, norm.ends.length) - 1)] ?? s;
     return [s, Math.max(s, e)];
   };
-  const tokens = tokenize(m, norm.text);
-  for (const hit of findPhrases(m, tokens)) {
-    const [start, end] = toOriginal(hit.startChar, hit.endChar);
-    spans.push({ family: hit.rule.family, start, end, rule: hit.rule.id, strong: hit.rule.strong });
+  if ((mask & TOKEN_TRIGGERS) !== 0 && read === null) {
+    const tokens = tokenize(m, norm.text);
+    if ((mask & TRIGGER.phrase) !== 0) {
+      for (const hit of findPhrases(m, tokens)) {
+        const [start, end] = toOriginal(hit.startChar, hit.endChar);
+        spans.push({ family: hit.rule.family, start, end, rule: hit.rule.id, strong: hit.rule.strong });
+      }
+    }
+    evidenceAt = tokens.evidenceAt.map(([at, kind]) => [norm.starts[at] ?? 0, kind] as const);
+    const at = new Uint32Array(tokens.count);
+    for (let k = 0; k < tokens.count; k++) at[k] = norm.starts[tokens.starts[k] ?? 0] ?? 0;
+    tokenAt = at;
   }
-  for (const hit of scanMarkers(norm.text)) {
-    const [start, end] = toOriginal(hit.start, hit.end);
-    spans.push({ family: hit.family, start, end, rule: hit.id, strong: hit.strong });
+  if ((mask & TRIGGER.marker) !== 0) {
+    for (const hit of scanMarkers(norm.text)) {
+      const [start, end] = toOriginal(hit.start, hit.end);
+      spans.push({ family: hit.family, start, end, rule: hit.id, strong: hit.strong });
+    }
   }
-  for (const hit of findCjkOverrides(norm.text)) {
-    const [start, end] = toOriginal(hit.start, hit.end);
-    spans.push({ family: 'override', start, end, rule: hit.id, strong: true });
+  if ((mask & TRIGGER.cjk) !== 0) {
+    for (const hit of findCjkOverrides(norm.text)) {
+      const [start, end] = toOriginal(hit.start, hit.end);
+      spans.push({ family: 'override', start, end, rule: hit.id, strong: true });
+    }
   }
   const h = norm.hidden;
   if (h.tagChars > 0 || h.bidiControls > 0 || h.zeroWidthInWords > 0) {
@@ -129,8 +170,7 @@ function scanPlain(text: string): Scan {
     const rule = h.tagChars > 0 ? 'hidden.tag-characters' : h.bidiControls > 0 ? 'hidden.bidi-controls' : 'hidden.zero-width';
     for (const [start, end] of h.ranges) spans.push({ family: 'hidden_unicode', start, end, rule, strong });
   }
-  const evidenceAt = tokens.evidenceAt.map(([at, kind]) => [norm.starts[at] ?? 0, kind] as const);
-  return { spans, evidenceAt, words: tokens.count, length: text.length };
+  return { spans, evidenceAt, tokenAt };
 }
 
 function isInstructional(spans: readonly DetectionSpan[], weakThreshold: number): boolean {
@@ -138,11 +178,13 @@ function isInstructional(spans: readonly DetectionSpan[], weakThreshold: number)
 }
 
 /** The candidate decodings worth trying on `text`, given what its first scan saw. */
-function candidateViews(text: string, scan: Evidence, chain: readonly string[]): [ViewName, () => TextView][] {
+function candidateViews(text: string, scan: Evidence, chain: readonly string[], mask: number): [ViewName, () => TextView][] {
   const signs = viewSigns(text);
   const out: [ViewName, () => TextView][] = [];
   // Only escapes are decoded twice in a row (double URL encoding); other views undo themselves.
+  // A view whose fast-path bit is clear cannot change the text.
   const add = (name: ViewName, build: () => TextView): void => {
+    if ((mask & VIEW_BITS[name]) === 0) return;
     if (!chain.includes(name) || (name === 'unescaped' && chain[chain.length - 1] === name)) out.push([name, build]);
   };
   if (scan.rot13 >= 1) add('rot13', () => rot13View(text));
@@ -153,11 +195,11 @@ function candidateViews(text: string, scan: Evidence, chain: readonly string[]):
   // Digits as letters show in the tokens; symbols ($, @) only in the raw signs.
   if (scan.leet >= 2 || (scan.leet >= 1 && scan.words < 40) || signs.leet >= 3) {
     add('leet', () => leetView(text, 'i'));
-    if (!chain.includes('leet')) out.push(['leet', () => leetView(text, 'l')]);
+    if (!chain.includes('leet') && (mask & TRIGGER.leet) !== 0) out.push(['leet', () => leetView(text, 'l')]);
   }
   if (scan.ay >= 3 && scan.ay * 4 >= scan.words) {
     const m = phraseMatcher();
-    add('pig-latin', () => pigLatinView(text, (w) => m.vocab.has(w) || m.segmentWords.has(w)));
+    add('pig-latin', () => pigLatinView(text, (w) => isKnownWord(m, w)));
   }
   if (scan.spread >= 1) add('despaced', () => despacedView(text));
   if (signs.tags >= 2) add('untagged', () => untaggedView(text));
@@ -166,8 +208,13 @@ function candidateViews(text: string, scan: Evidence, chain: readonly string[]):
 }
 
 const SEGMENT = 4096;
+const isAsciiLetter = (c: number): boolean => (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
 
-/** [from, to) pieces of about {@link SEGMENT} units, cut after a line break where there is one. */
+/**
+ * [from, to) pieces of about {@link SEGMENT} units, cut after a line break where there is one,
+ * and never between two ASCII letters (a view of a piece then reads its edges as the whole
+ * text does, which the fast path relies on).
+ */
 function segments(text: string): [number, number][] {
   if (text.length <= SEGMENT) return [[0, text.length]];
   const out: [number, number][] = [];
@@ -177,6 +224,12 @@ function segments(text: string): [number, number][] {
     if (to < text.length) {
       const nl = text.lastIndexOf('\n', to);
       if (nl > from + SEGMENT / 2) to = nl + 1;
+      else {
+        let k = to;
+        while (k > from + SEGMENT / 2 && isAsciiLetter(text.charCodeAt(k - 1)) && isAsciiLetter(text.charCodeAt(k))) k--;
+        if (k > from + SEGMENT / 2) to = k;
+        else while (to < text.length && isAsciiLetter(text.charCodeAt(to - 1)) && isAsciiLetter(text.charCodeAt(to))) to++;
+      }
     }
     out.push([from, to]);
     from = to;
@@ -184,30 +237,36 @@ function segments(text: string): [number, number][] {
   return out;
 }
 
-function analyze(text: string, depth: number, chain: readonly string[], budget: Budget, weakThreshold: number): DetectionSpan[] {
+function analyze(text: string, depth: number, chain: readonly string[], budget: Budget, weakThreshold: number, exhaustive: boolean): DetectionSpan[] {
   if (budget.left < text.length) return [];
   budget.left -= text.length;
-  const scan = scanPlain(text);
+  const mask = exhaustive ? ALL_TRIGGERS : scanTriggers(text);
+  if (mask === 0) return [];
+  const scan = scanPlain(text, mask, exhaustive ? null : recordedTokens());
   const spans = scan.spans;
   if (depth >= MAX_DEPTH) return spans;
   const seenRules = new Set(spans.map((s) => s.rule));
   // Decodings are tried per segment, and only where that segment shows signs of them, so a
   // long page with one odd paragraph pays for that paragraph only.
-  for (const [from, to] of segments(text)) {
+  let ev = 0;
+  let tok = 0;
+  for (const [from, to] of (mask & VIEW_TRIGGERS) !== 0 ? segments(text) : []) {
     const seg = from === 0 && to === text.length ? text : text.slice(from, to);
-    const evidence: Evidence = { rot13: 0, reversed: 0, leet: 0, spread: 0, ay: 0, words: Math.ceil((scan.words * (to - from)) / Math.max(1, scan.length)) };
-    for (const [at, kind] of scan.evidenceAt) {
-      if (at < from || at >= to) continue;
+    const evidence: Evidence = { rot13: 0, reversed: 0, leet: 0, spread: 0, ay: 0, words: 0 };
+    while (tok < scan.tokenAt.length && (scan.tokenAt[tok] ?? 0) < to) { tok++; evidence.words++; }
+    for (; ev < scan.evidenceAt.length; ev++) {
+      const [at, kind] = scan.evidenceAt[ev] ?? [0, 2];
+      if (at >= to) break;
       if (kind === 2) evidence.rot13++;
       else if (kind === 3) evidence.reversed++;
       else if (kind === 4) evidence.leet++;
       else if (kind === 5) evidence.spread++;
       else evidence.ay++;
     }
-    for (const [name, build] of candidateViews(seg, evidence, chain)) {
+    for (const [name, build] of candidateViews(seg, evidence, chain, mask)) {
       const view = build();
       if (view.text === seg) continue;
-      const inner = analyze(view.text, depth + 1, [...chain, name], budget, weakThreshold);
+      const inner = analyze(view.text, depth + 1, [...chain, name], budget, weakThreshold, exhaustive);
       if (inner.length === 0) continue;
       const mapped = inner.map((s): DetectionSpan => {
         const [start, end] = composeSpan(view, s.start, s.end);
@@ -223,7 +282,7 @@ function analyze(text: string, depth: number, chain: readonly string[], budget: 
       }
     }
   }
-  spans.push(...encodedSpans(text, depth, chain, budget, weakThreshold));
+  if ((mask & TRIGGER.encoded) !== 0) spans.push(...encodedSpans(text, depth, chain, budget, weakThreshold, exhaustive));
   return spans;
 }
 
@@ -231,7 +290,7 @@ function analyze(text: string, depth: number, chain: readonly string[], budget: 
  * Decode every readable base64/hex/binary run, scan all decoded texts in one pass (so thousands
  * of small runs cost one scan), and flag the runs whose own decoded text is instructional.
  */
-function encodedSpans(text: string, depth: number, chain: readonly string[], budget: Budget, weakThreshold: number): DetectionSpan[] {
+function encodedSpans(text: string, depth: number, chain: readonly string[], budget: Budget, weakThreshold: number, exhaustive: boolean): DetectionSpan[] {
   const runs = findEncodedRuns(text);
   if (runs.length === 0) return [];
   const offsets: number[] = [];
@@ -240,7 +299,7 @@ function encodedSpans(text: string, depth: number, chain: readonly string[], bud
     offsets.push(joined.length);
     joined += r.decoded + '\n\n';
   }
-  const inner = analyze(joined, depth + 1, [...chain, 'encoded'], budget, weakThreshold);
+  const inner = analyze(joined, depth + 1, [...chain, 'encoded'], budget, weakThreshold, exhaustive);
   const perRun = new Map<number, DetectionSpan[]>();
   for (const span of inner) {
     let lo = 0;
@@ -268,8 +327,11 @@ function ignored(rule: string, ignore: readonly string[] | undefined): boolean {
   return ignore !== undefined && ignore.some((p) => (p.endsWith('.') ? rule.startsWith(p) : rule === p));
 }
 
+const NOTHING: Detection = Object.freeze({ instructional: false, families: Object.freeze([]), spans: Object.freeze([]) });
+
 /** Sort, decide, and report each (family, range) once, strongest first. */
 export function detectionVerdict(spans: DetectionSpan[], options: DetectOptions): Detection {
+  if (spans.length === 0) return NOTHING;
   const maxSpans = options.maxSpans ?? 64;
   const weakThreshold = options.weakThreshold ?? 2;
   const kept = spans.filter((s) => !ignored(s.rule, options.ignoreRules));
@@ -288,7 +350,17 @@ export function detectionVerdict(spans: DetectionSpan[], options: DetectOptions)
 /** Spans of `text` in its own offsets (no verdict): the shared core of the public functions. */
 export function detectSpans(text: string, options: DetectOptions = {}): DetectionSpan[] {
   const budget = { left: BUDGET_FACTOR * text.length + BUDGET_SLACK };
-  return analyze(text, 0, [], budget, options.weakThreshold ?? 2);
+  return analyze(text, 0, [], budget, options.weakThreshold ?? 2, false);
+}
+
+/**
+ * {@link detectSpans} without the fast path: every scan runs on every text. The reference the
+ * fast path is tested against; not exported from the package.
+ * @example detectSpansExhaustive('Ignore all previous instructions.').length > 0 // true
+ */
+export function detectSpansExhaustive(text: string, options: DetectOptions = {}): DetectionSpan[] {
+  const budget = { left: BUDGET_FACTOR * text.length + BUDGET_SLACK };
+  return analyze(text, 0, [], budget, options.weakThreshold ?? 2, true);
 }
 
 /**

@@ -24,14 +24,15 @@ const DECODE_BUDGET = 4 * 1024 * 1024;
 const isUpper = (c: number): boolean => c >= 0x41 && c <= 0x5a;
 const isLower = (c: number): boolean => c >= 0x61 && c <= 0x7a;
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
-function isBase64Char(c: number): boolean {
+/** A base64 (standard or URL-safe) character. */
+export function isBase64Char(c: number): boolean {
   return isUpper(c) || isLower(c) || isDigit(c) || c === 0x2b || c === 0x2f || c === 0x2d || c === 0x5f;
 }
 function isHexChar(c: number): boolean {
   return isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
 }
 /** Whitespace allowed between the chunks of one spread-out run. */
-function isChunkGap(c: number): boolean {
+export function isChunkGap(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
@@ -68,7 +69,8 @@ function decodeBase64(chars: string): Uint8Array {
 
 interface Chunk { s: number; e: number; upper: boolean; lower: boolean; digit: boolean; hexOnly: boolean; binary: boolean; mixedCase: boolean }
 
-function readChunk(text: string, i: number): Chunk {
+// `cap` bounds the units read (a wider chunk reads as cap wide: too wide to join a spread run).
+function readChunk(text: string, i: number, cap = Infinity): Chunk {
   const s = i;
   let upper = false;
   let lower = false;
@@ -77,7 +79,7 @@ function readChunk(text: string, i: number): Chunk {
   let binary = true;
   let mixedCase = false;
   let prevLower = false;
-  while (i < text.length && isBase64Char(text.charCodeAt(i))) {
+  while (i < text.length && i - s < cap && isBase64Char(text.charCodeAt(i))) {
     const c = text.charCodeAt(i);
     if (!isHexChar(c)) hexOnly = false;
     if (c !== 0x30 && c !== 0x31) binary = false;
@@ -87,7 +89,7 @@ function readChunk(text: string, i: number): Chunk {
     prevLower = isLower(c);
     i++;
   }
-  while (i < text.length && i - s < 256 && text.charCodeAt(i) === 0x3d) i++; // base64 padding
+  while (i < text.length && i - s < Math.min(256, cap) && text.charCodeAt(i) === 0x3d) i++; // base64 padding
   return { s, e: i, upper, lower, digit, hexOnly, binary, mixedCase };
 }
 
@@ -98,10 +100,40 @@ function encodedLooking(c: Chunk): boolean {
 }
 
 /** The chunk after whitespace at `from` (at most two whitespace characters), if any. */
-function peek(text: string, from: number): Chunk | undefined {
+function peek(text: string, from: number, cap = Infinity): Chunk | undefined {
   let k = from;
   while (k < text.length && k - from < 2 && isChunkGap(text.charCodeAt(k))) k++;
-  return k > from && isBase64Char(text.charCodeAt(k)) ? readChunk(text, k) : undefined;
+  return k > from && isBase64Char(text.charCodeAt(k)) ? readChunk(text, k, cap) : undefined;
+}
+
+function unpadded(text: string, c: Chunk): number {
+  let e = c.e;
+  while (e > c.s && text.charCodeAt(e - 1) === 0x3d) e--;
+  return e - c.s;
+}
+
+/**
+ * Whether a spread-out run opened at the chunk starting at `s` (if {@link findEncodedRuns}
+ * opens one there) is long enough to be decoded. Reads at most a few dozen units: the fast path
+ * asks it only where a chunk that looks encoded follows or precedes another.
+ * @example spreadRunReaches('aWdu b3Jl IGFs bCBw', 0) // true
+ */
+export function spreadRunReaches(text: string, s: number): boolean {
+  const head = readChunk(text, s, 65);
+  const width = head.e - head.s;
+  if (width >= 64 || !(encodedLooking(head) || (width % 4 === 0 && head.upper))) return false;
+  const second = peek(text, head.e, 65);
+  if (second === undefined || !(encodedLooking(head) || encodedLooking(second))) return false;
+  let len = unpadded(text, head);
+  let j = head.e;
+  while (j < text.length && isChunkGap(text.charCodeAt(j)) && text.charCodeAt(j - 1) !== 0x3d) {
+    const next = peek(text, j, 65);
+    if (next === undefined || !fits(text, head, next)) return false;
+    len += unpadded(text, next);
+    if (len >= MIN_HEX) return true;
+    j = next.e;
+  }
+  return false;
 }
 
 /**
@@ -114,6 +146,37 @@ function fits(text: string, head: Chunk, c: Chunk): boolean {
   if (head.binary && width === 8) return c.binary && w === 8;
   if (head.hexOnly && width <= 8) return c.hexOnly && w <= width;
   return w <= 64 && (encodedLooking(c) || w === width || (w < width && text.charCodeAt(c.e - 1) === 0x3d));
+}
+
+/** Decode chunks read as one run: binary, hex, then base64, whichever reads as text first. */
+function decodeChunks(text: string, chunks: readonly Chunk[]): { kind: EncodedRun['kind']; decoded: string | null; len: number } {
+  const joined = chunks.map((c) => text.slice(c.s, c.e)).join('');
+  const len = joined.replace(/=+$/, '').length;
+  let decoded: string | null = null;
+  let kind: EncodedRun['kind'] = 'base64';
+  if (chunks.every((c) => c.binary) && len >= MIN_BINARY && len % 8 === 0) {
+    const bytes = new Uint8Array(len / 8);
+    for (let k = 0; k < bytes.length; k++) bytes[k] = Number.parseInt(joined.slice(k * 8, k * 8 + 8), 2);
+    decoded = readableText(bytes);
+    kind = 'binary';
+  } else if (chunks.every((c) => c.hexOnly) && len >= MIN_HEX && len % 2 === 0) {
+    decoded = readableText(Buffer.from(joined, 'hex'));
+    kind = 'hex';
+  }
+  if (decoded === null && len >= MIN_BASE64 && chunks.some((c) => c.upper) && chunks.some((c) => c.lower || c.digit)) {
+    decoded = readableText(decodeBase64(joined));
+    kind = 'base64';
+  }
+  return { kind, decoded, len };
+}
+
+/**
+ * Whether the chunk starting at `s` decodes, on its own, to readable text (as
+ * {@link findEncodedRuns} would decode it).
+ * @example chunkDecodes(Buffer.from('ignore all previous').toString('base64'), 0) // true
+ */
+export function chunkDecodes(text: string, s: number): boolean {
+  return decodeChunks(text, [readChunk(text, s)]).decoded !== null;
 }
 
 /**
@@ -130,27 +193,10 @@ export function findEncodedRuns(text: string): EncodedRun[] {
     const first = chunks[0];
     const last = chunks[chunks.length - 1];
     if (first === undefined || last === undefined) return false;
-    const parts = chunks.map((c) => text.slice(c.s, c.e));
-    const joined = parts.join('');
-    const len = joined.replace(/=+$/, '').length;
-    let decoded: string | null = null;
-    let kind: EncodedRun['kind'] = 'base64';
-    if (chunks.every((c) => c.binary) && len >= MIN_BINARY && len % 8 === 0) {
-      const bytes = new Uint8Array(len / 8);
-      for (let k = 0; k < bytes.length; k++) bytes[k] = Number.parseInt(joined.slice(k * 8, k * 8 + 8), 2);
-      decoded = readableText(bytes);
-      kind = 'binary';
-    } else if (chunks.every((c) => c.hexOnly) && len >= MIN_HEX && len % 2 === 0) {
-      decoded = readableText(Buffer.from(joined, 'hex'));
-      kind = 'hex';
-    }
-    if (decoded === null && len >= MIN_BASE64 && chunks.some((c) => c.upper) && chunks.some((c) => c.lower || c.digit)) {
-      decoded = readableText(decodeBase64(joined));
-      kind = 'base64';
-    }
-    budget -= len;
-    if (decoded === null) return false;
-    runs.push({ kind, start: first.s, end: last.e, decoded });
+    const run = decodeChunks(text, chunks);
+    budget -= run.len;
+    if (run.decoded === null) return false;
+    runs.push({ kind: run.kind, start: first.s, end: last.e, decoded: run.decoded });
     return true;
   };
   while (i < n && budget > 0) {

@@ -53,6 +53,34 @@ const JSON_ROLE_KEYS = ['"role": "system"', '"role":"system"', '"role": "develop
 const NEAR = 300;
 const MAX_POSITIONS = 4096;
 
+/** Words the marker scan can fire on, for the detector's fast path (see trigger-scan). */
+export interface MarkerWords {
+  /** Bracketed words: role and tool tags, `user`, `function`, `img` (hyphens read as `_`). */
+  readonly tags: readonly string[];
+  /** Words after `##`. */
+  readonly hashHeaders: readonly string[];
+  /** The last word of every line label (`assistant`, `action input` → `input`, `to-do` → `do`). */
+  readonly labelEnds: readonly string[];
+  /** Quoted JSON keys (`"arguments"`, `"role"`…). */
+  readonly jsonKeys: readonly string[];
+}
+
+/**
+ * The marker scan's trigger words: text without any of them in marker position has no marker.
+ * @example markerWords().tags.includes('im_start') // true
+ */
+export function markerWords(): MarkerWords {
+  const lastWord = (label: string): string => label.split(/[^a-z0-9]+/).filter((w) => w !== '').pop() ?? label;
+  const quoted = [...JSON_NAME_KEYS, ...JSON_ARG_STRONG, ...JSON_ARG_WEAK, ...JSON_CALL_KEYS, ...JSON_ROLE_KEYS]
+    .map((k) => k.slice(1, k.indexOf(k[0] ?? '"', 1)));
+  return {
+    tags: [...ROLE_TAGS, ...TOOL_TAGS, 'user', 'function', 'img'],
+    hashHeaders: [...HASH_STRONG, ...HASH_WEAK],
+    labelEnds: [...new Set([...STRONG_TURN, ...WEAK_TURN, ...REACT, ...TODO_LABEL].map(lastWord))],
+    jsonKeys: [...new Set(quoted.filter((k) => !JSON_NAME_KEYS.some((n) => n.slice(1, -1) === k)))],
+  };
+}
+
 function isLabelChar(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2d || c === 0x20 || (c >= 0x30 && c <= 0x39);
 }

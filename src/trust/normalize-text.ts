@@ -50,7 +50,8 @@ const UTF16 = new TextDecoder('utf-16le');
 // Folded form per BMP code point (undefined = not computed yet); astral ones in a bounded map.
 const bmpCache: (string | undefined)[] = new Array<string | undefined>(0x10000);
 const astralCache = new Map<number, string>();
-const INVISIBLE = '\u0000invisible';
+/** What {@link foldCodePoint} returns for a code point that is not rendered at all. */
+export const INVISIBLE = '\u0000invisible';
 
 function isAscii(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false;
@@ -91,7 +92,7 @@ function foldChar(ch: string): string {
 }
 
 /** Fold one non-ASCII code point; {@link INVISIBLE} when it is not rendered at all. */
-function foldCodePoint(cp: number): string {
+export function foldCodePoint(cp: number): string {
   const cached = cp < 0x10000 ? bmpCache[cp] : astralCache.get(cp);
   if (cached !== undefined) return cached;
   let out: string;
@@ -107,17 +108,17 @@ function foldCodePoint(cp: number): string {
 
 // Invisible characters that are ordinary in real text and not worth reporting: joiners inside
 // emoji and Indic scripts, variation selectors, direction marks, soft hyphens.
-function isBenignInvisible(cp: number): boolean {
+export function isBenignInvisible(cp: number): boolean {
   return cp === 0x200c || cp === 0x200d || cp === 0x200e || cp === 0x200f || cp === 0x061c || cp === 0x00ad ||
     (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef) || (cp >= 0x180b && cp <= 0x180f);
 }
 
-function isBidiControl(cp: number): boolean {
+export function isBidiControl(cp: number): boolean {
   return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
 /** 0 = not whitespace, 1 = blank, 2 = line break. */
-function whitespaceKind(cp: number): 0 | 1 | 2 {
+export function whitespaceKind(cp: number): 0 | 1 | 2 {
   if (cp === 0x0a || cp === 0x0d || cp === 0x0b || cp === 0x0c || cp === 0x85 || cp === 0x2028 || cp === 0x2029) return 2;
   if (cp === 0x20 || cp === 0x09 || cp === 0xa0 || cp === 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
     cp === 0x202f || cp === 0x205f || cp === 0x3000) return 1;
@@ -125,7 +126,7 @@ function whitespaceKind(cp: number): 0 | 1 | 2 {
 }
 
 /** A letter of any script (after folding most are ASCII). */
-function isLetterUnit(code: number): boolean {
+export function isLetterUnit(code: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0xc0 && code !== 0xd7 && code !== 0xf7);
 }
 

@@ -1,19 +1,21 @@
 /**
  * Word-sequence matching for the instruction detector: linear time, no regular expressions.
  *
- * Text is split into word tokens once; each token gets a vocabulary id (exact form, then a
- * plural/-ing/-ed fallback, then a distance-1 typo lookup for long words via precomputed
- * deletion variants, then — for long unknown tokens — a segmentation into vocabulary words, so
- * `ignoreAllPreviousInstructions` or a de-spaced `i g n o r e a l l` reads as words). A phrase
- * is a short list of slots (word sets) with a bounded number of skipped words between
- * consecutive slots. Only phrases whose first slot contains the current token are tried, and
- * the search below a start token is bounded by slots × gap, so the whole scan is O(tokens) with
- * a small constant whatever the input.
+ * Text is split into word tokens once; each token gets a vocabulary id (see word-lookup: exact
+ * form, inflections, distance-1 typos, segmentation of long joined words). A phrase is a short
+ * list of slots (word sets) with a bounded number of skipped words between consecutive slots.
+ * Only phrases whose first slot contains the current token are tried, and the search below a
+ * start token is bounded by slots × gap, so the whole scan is O(tokens) with a small constant
+ * whatever the input.
  *
  * Unknown tokens that are a ROT13 or reversed spelling of a long keyword are counted as
  * evidence, so the detector tries those decodings only when the text shows signs of them.
  */
 import { normalizeText } from './normalize-text.js';
+import { HASH_BASE } from './word-index.js';
+import { buildLexicon, LEET_ID, resolveWord, REVERSED_ID, ROT13_ID, segment, type Lexicon } from './word-lookup.js';
+
+export { rot13 } from './word-lookup.js';
 
 /** One phrase rule, compiled from its source form (see {@link compilePhrases}). */
 export interface PhraseRule {
@@ -23,23 +25,19 @@ export interface PhraseRule {
   readonly source: string;
 }
 
-interface CompiledPhrase extends PhraseRule {
+/** A rule compiled against the vocabulary. */
+export interface CompiledPhrase extends PhraseRule {
   /** Per slot: membership table over vocabulary ids. */
   readonly slots: readonly Uint8Array[];
   /** Per slot after the first: how many tokens may be skipped before it. */
   readonly gaps: readonly number[];
 }
 
-/** A compiled rule set: vocabulary, typo index, and phrases indexed by their first slot. */
-export interface PhraseMatcher {
-  readonly vocab: ReadonlyMap<string, number>;
-  readonly typoIndex: ReadonlyMap<string, number>;
+/** A compiled rule set: the lexicon of its words, and phrases indexed by their first slot. */
+export interface PhraseMatcher extends Lexicon {
   readonly byFirstWord: readonly (readonly CompiledPhrase[])[];
-  /** ROT13 (-2) and reversed (-3) spellings of long keywords. */
-  readonly disguised: ReadonlyMap<string, number>;
-  /** Words a long token may be segmented into: the vocabulary plus common short words. */
-  readonly segmentWords: ReadonlySet<string>;
-  readonly maxWordLength: number;
+  /** Every phrase once, in rule order. */
+  readonly phrases: readonly CompiledPhrase[];
 }
 
 /** A phrase found: its rule and [start, end) in the scanned text. */
@@ -67,40 +65,9 @@ export interface Tokens {
   readonly evidenceAt: readonly (readonly [number, 2 | 3 | 4 | 5 | 6])[];
 }
 
-const MIN_TYPO_LENGTH = 7;
-const MAX_TYPO_LENGTH = 24;
 const MIN_SEGMENT_LENGTH = 9;
 const MAX_SEGMENT_LENGTH = 160;
 const MAX_TOKEN_LENGTH = 40;
-const ROT13_ID = -2;
-const LEET_DIGITS: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g', '6': 'g', '2': 'z' };
-const LEET_ID = -4;
-const REVERSED_ID = -3;
-// Short function words that glue keywords together in a de-spaced run ("ignoreallthe…").
-const GLUE = [
-  'a', 'an', 'the', 'to', 'of', 'and', 'or', 'in', 'on', 'at', 'is', 'it', 'me', 'my', 'we', 'us', 'be', 'by', 'as',
-  'for', 'with', 'from', 'that', 'this', 'what', 'then', 'than', 'instead', 'please', 'now', 'say', 'said', 'them',
-  'you', 'your', 'are', 'were', 'was', 'been', 'have', 'has', 'had', 'not', 'no', 'do', 'does', 'did', 'just', 'only',
-  'so', 'if', 'but', 'here', 'there', 'these', 'those', 'which', 'who', 'will', 'can', 'must', 'should', 'tell',
-];
-
-function deletions(word: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < word.length; i++) out.push(word.slice(0, i) + word.slice(i + 1));
-  return out;
-}
-
-/** ROT13 of the ASCII letters of `s`. */
-export function rot13(s: string): string {
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x61 && c <= 0x7a) out += String.fromCharCode(((c - 0x61 + 13) % 26) + 0x61);
-    else if (c >= 0x41 && c <= 0x5a) out += String.fromCharCode(((c - 0x41 + 13) % 26) + 0x41);
-    else out += s[i];
-  }
-  return out;
-}
 
 /** Fold a rule word the way the normalizer folds text, so non-English words match. */
 function fold(word: string): string {
@@ -137,6 +104,7 @@ export function compilePhrases(groups: Readonly<Record<string, readonly string[]
   });
   const size = vocab.size;
   const byFirstWord: CompiledPhrase[][] = Array.from({ length: size }, () => []);
+  const phrases: CompiledPhrase[] = [];
   for (const { rule, slots, gaps } of parsed) {
     const tables = slots.map((ids) => {
       const t = new Uint8Array(size);
@@ -144,111 +112,57 @@ export function compilePhrases(groups: Readonly<Record<string, readonly string[]
       return t;
     });
     const compiled: CompiledPhrase = { ...rule, slots: tables, gaps };
+    phrases.push(compiled);
     for (const id of new Set(slots[0] ?? [])) byFirstWord[id]?.push(compiled);
   }
-  const typoIndex = new Map<string, number>();
-  const disguised = new Map<string, number>();
-  const segmentWords = new Set<string>(GLUE);
-  let maxWordLength = 0;
-  for (const [word, id] of vocab) {
-    if (/^[a-z]+$/.test(word)) {
-      segmentWords.add(word);
-      maxWordLength = Math.max(maxWordLength, word.length);
-      if (word.length >= 5) {
-        const r = rot13(word);
-        const rev = [...word].reverse().join('');
-        if (!vocab.has(r)) disguised.set(r, ROT13_ID);
-        if (!vocab.has(rev) && rev !== word) disguised.set(rev, REVERSED_ID);
-      }
-    }
-    if (word.length < MIN_TYPO_LENGTH) continue;
-    for (const d of deletions(word)) if (!typoIndex.has(d)) typoIndex.set(d, id);
-  }
-  return { vocab, typoIndex, byFirstWord, disguised, segmentWords, maxWordLength };
+  return { ...buildLexicon(vocab), byFirstWord, phrases };
 }
 
 /** Letters and digits of alphabetic scripts; emoji, symbols, CJK and surrogates separate words. */
-function isWordChar(c: number): boolean {
+export function isWordChar(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7) ||
     (c >= 0x370 && c <= 0x6ff) || (c >= 0x900 && c <= 0xdff);
 }
 
-function isLowerAscii(word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    const c = word.charCodeAt(i);
-    if (c < 0x61 || c > 0x7a) return false;
-  }
-  return true;
-}
+// Per matcher: segmentations of long words already looked up (bounded; reset when full).
+const segmentCache = new WeakMap<PhraseMatcher, Map<string, [number, number][] | null>>();
 
-function lookup(m: PhraseMatcher, word: string, cache: Map<string, number>): number {
-  const exact = m.vocab.get(word);
-  if (exact !== undefined) return exact;
-  const cached = cache.get(word);
-  if (cached !== undefined) return cached;
-  let id = -1;
-  // Inflections the rule lists do not spell out.
-  for (const suffix of ['s', 'es', 'ing', 'ed', 'd']) {
-    if (word.length > suffix.length + 2 && word.endsWith(suffix)) {
-      const base = m.vocab.get(word.slice(0, -suffix.length));
-      if (base !== undefined) { id = base; break; }
-    }
-  }
-  // One typo (insert, delete, substitute, swap) in a long word, e.g. "iunstructions".
-  if (id === -1 && word.length >= MIN_TYPO_LENGTH - 1 && word.length <= MAX_TYPO_LENGTH) {
-    id = m.typoIndex.get(word) ?? -1;
-    if (id === -1) {
-      for (const d of deletions(word)) {
-        const hit = (d.length >= MIN_TYPO_LENGTH ? m.vocab.get(d) : undefined) ?? m.typoIndex.get(d);
-        if (hit !== undefined) { id = hit; break; }
-      }
-    }
-  }
-  if (id === -1) id = m.disguised.get(word) ?? -1;
-  if (id === -1 && word.length >= 4 && word.length <= 24 && /[0-9]/.test(word) && /[a-z]/.test(word)) {
-    for (const one of ['i', 'l']) {
-      const folded = word.replace(/[0-9]/g, (d) => (d === '1' ? one : LEET_DIGITS[d] ?? d));
-      if (m.vocab.has(folded)) { id = LEET_ID; break; }
-    }
-  }
-  if (cache.size < 100_000) cache.set(word, id);
-  return id;
-}
+/** Reads one word's units (a shared buffer: one word at a time). */
+export const WORD_BUFFER_LENGTH = MAX_SEGMENT_LENGTH;
+const units = new Uint16Array(WORD_BUFFER_LENGTH);
 
 /**
- * Split a long run of letters into vocabulary words, allowing few uncovered letters. Returns
- * [offset, length] pairs, or null when the run does not read as words.
+ * The segmentation of a long unknown token (cached), or null.
+ * @example segmentation(matcher, 'ignoreallprevious') // [[0, 6], [6, 3], [9, 8]]
  */
-function segment(m: PhraseMatcher, word: string): [number, number][] | null {
-  const n = word.length;
-  // cost[i]: fewest uncovered letters in word[0, i); from[i]: where the last piece started (-1 = skip one).
-  const cost = new Int32Array(n + 1).fill(1 << 30);
-  const from = new Int32Array(n + 1);
-  cost[0] = 0;
-  for (let i = 0; i < n; i++) {
-    const c = cost[i] ?? 0;
-    if (c + 1 < (cost[i + 1] ?? 0)) { cost[i + 1] = c + 1; from[i + 1] = -1; }
-    const max = Math.min(m.maxWordLength, n - i);
-    for (let len = 2; len <= max; len++) {
-      if (c < (cost[i + len] ?? 0) && m.segmentWords.has(word.slice(i, i + len))) { cost[i + len] = c; from[i + len] = i; }
-    }
+export function segmentation(m: PhraseMatcher, word: string): [number, number][] | null {
+  let cache = segmentCache.get(m);
+  if (cache === undefined || cache.size > 20_000) {
+    cache = new Map();
+    segmentCache.set(m, cache);
   }
-  if ((cost[n] ?? n) * 5 > n) return null;
-  const pieces: [number, number][] = [];
-  let i = n;
-  while (i > 0) {
-    const f = from[i] ?? -1;
-    if (f === -1) { i--; continue; }
-    pieces.push([f, i - f]);
-    i = f;
+  let pieces = cache.get(word);
+  if (pieces === undefined) {
+    pieces = segment(m, word);
+    cache.set(word, pieces);
   }
-  pieces.reverse();
-  return pieces.filter(([, len]) => len >= 3).length >= 2 ? pieces : null;
+  return pieces;
 }
 
-// Per matcher: vocabulary ids and segmentations of words already looked up (bounded; reset when full).
-const wordCache = new WeakMap<PhraseMatcher, Map<string, number>>();
-const segmentCache = new WeakMap<PhraseMatcher, Map<string, [number, number][] | null>>();
+/** A vocabulary word, or a short word a joined run may contain. */
+export function isKnownWord(m: PhraseMatcher, word: string): boolean {
+  return m.vocab.has(word) || m.segmentWords.has(word);
+}
+
+/** Whether a token of `len` units may be segmented (when its id is unknown). */
+export function segmentable(len: number, lowerAscii: boolean): boolean {
+  return lowerAscii && len >= MIN_SEGMENT_LENGTH && len <= MAX_SEGMENT_LENGTH;
+}
+
+/** Whether a token of `len` units is looked up at all (longer ones are unknown). */
+export function lookedUp(len: number): boolean {
+  return len <= MAX_TOKEN_LENGTH;
+}
 
 /**
  * Split normalized text into word tokens and resolve their vocabulary ids.
@@ -259,16 +173,6 @@ export function tokenize(m: PhraseMatcher, text: string): Tokens {
   let starts = new Uint32Array(cap);
   let ends = new Uint32Array(cap);
   let ids = new Int32Array(cap);
-  let cache = wordCache.get(m);
-  if (cache === undefined || cache.size > 200_000) {
-    cache = new Map<string, number>();
-    wordCache.set(m, cache);
-  }
-  let segments = segmentCache.get(m);
-  if (segments === undefined || segments.size > 20_000) {
-    segments = new Map();
-    segmentCache.set(m, segments);
-  }
   const push = (s: number, e: number, id: number): void => {
     if (count >= cap) {
       cap *= 2;
@@ -289,30 +193,42 @@ export function tokenize(m: PhraseMatcher, text: string): Tokens {
   let i = 0;
   const n = text.length;
   while (i < n) {
-    if (!isWordChar(text.charCodeAt(i))) { i++; continue; }
+    let c = text.charCodeAt(i);
+    if (!isWordChar(c)) { i++; continue; }
     const s = i;
     // Apostrophes split words ("don't" → don, t), so rules allow one skipped word there.
-    while (i < n && isWordChar(text.charCodeAt(i))) i++;
+    let h = 0;
+    let digit = false;
+    let lower = false;
+    let other = false;
+    while (i < n && isWordChar(c = text.charCodeAt(i))) {
+      const k = i - s;
+      if (k < WORD_BUFFER_LENGTH) {
+        units[k] = c;
+        h = (Math.imul(h, HASH_BASE) + c) | 0;
+      }
+      if (c <= 0x39) digit = true;
+      else if (c <= 0x7a) lower = true;
+      else other = true;
+      i++;
+    }
     const len = i - s;
     if (len === 1) { if (++singles === 3) singleLetterRuns++; } else singles = 0;
-    if (len >= 4 && text.charCodeAt(i - 1) === 0x79 && text.charCodeAt(i - 2) === 0x61) ayWords++;
+    const ay = len >= 4 && text.charCodeAt(i - 1) === 0x79 && text.charCodeAt(i - 2) === 0x61;
+    if (ay) ayWords++;
     let id = -1;
     if (len <= MAX_TOKEN_LENGTH) {
-      id = lookup(m, text.slice(s, i), cache);
+      id = resolveWord(m, units, len, h, digit && lower);
       if (id === ROT13_ID) rot13Evidence++;
       else if (id === REVERSED_ID) reversedEvidence++;
       else if (id === LEET_ID) leetEvidence++;
       if (id <= ROT13_ID && evidenceAt.length < 4096) evidenceAt.push([s, -id as 2 | 3 | 4]);
       if (len === 1 && singles === 3 && evidenceAt.length < 4096) evidenceAt.push([s, 5]);
-      if (len >= 4 && text.charCodeAt(i - 1) === 0x79 && text.charCodeAt(i - 2) === 0x61 && evidenceAt.length < 4096) evidenceAt.push([s, 6]);
+      if (ay && evidenceAt.length < 4096) evidenceAt.push([s, 6]);
     }
-    if (id < 0 && len >= MIN_SEGMENT_LENGTH && len <= MAX_SEGMENT_LENGTH) {
+    if (id < 0 && segmentable(len, lower && !digit && !other)) {
       const word = text.slice(s, i);
-      let pieces = segments.get(word);
-      if (pieces === undefined) {
-        pieces = isLowerAscii(word) ? segment(m, word) : null;
-        segments.set(word, pieces);
-      }
+      const pieces = segmentation(m, word);
       if (pieces !== null) {
         for (const [off, plen] of pieces) push(s + off, s + off + plen, m.vocab.get(word.slice(off, off + plen)) ?? -1);
         continue;

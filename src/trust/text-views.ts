@@ -7,11 +7,16 @@
  * building is decided by cheap signs counted in {@link viewSigns}.
  */
 
-/** A derived text and where each of its units came from. */
+/**
+ * A derived text and where each of its units came from; `starts`/`ends` are empty when each
+ * unit stays where it was (`identity`). A view that changes nothing returns the very string it
+ * was given, so the caller can skip it with one comparison.
+ */
 export interface TextView {
   readonly text: string;
   readonly starts: Uint32Array;
   readonly ends: Uint32Array;
+  readonly identity?: boolean;
 }
 
 /** Names of the candidate decodings, as reported in a span's `via`. */
@@ -22,7 +27,22 @@ class Builder {
   private s = new Uint32Array(64);
   private e = new Uint32Array(64);
   private n = 0;
+  private changed = false;
+  constructor(private readonly source: string) {}
+  /** The source's character at `i`, unchanged. */
+  same(i: number): void {
+    this.put(this.source[i] as string, i, i + 1);
+  }
+  /** Drop source characters (the result differs from the source). */
+  drop(): void {
+    this.changed = true;
+  }
+  /** `chunk` in place of the source's [start, end). */
   push(chunk: string, start: number, end: number): void {
+    this.changed = true;
+    this.put(chunk, start, end);
+  }
+  private put(chunk: string, start: number, end: number): void {
     if (this.n + chunk.length > this.units.length) {
       const cap = Math.max(this.units.length * 2, this.n + chunk.length);
       const u = new Uint16Array(cap); u.set(this.units); this.units = u;
@@ -37,18 +57,16 @@ class Builder {
     }
   }
   done(): TextView {
+    if (!this.changed) return unchanged(this.source);
     return { text: UTF16.decode(this.units.subarray(0, this.n)), starts: this.s.slice(0, this.n), ends: this.e.slice(0, this.n) };
   }
 }
 
-const UTF16 = new TextDecoder('utf-16le');
+const NO_MAP = new Uint32Array(0);
+const unchanged = (text: string): TextView => ({ text, starts: NO_MAP, ends: NO_MAP, identity: true });
+const sameLength = (units: Uint16Array): TextView => ({ text: UTF16.decode(units), starts: NO_MAP, ends: NO_MAP, identity: true });
 
-function identityMap(n: number): { starts: Uint32Array; ends: Uint32Array } {
-  const starts = new Uint32Array(n);
-  const ends = new Uint32Array(n);
-  for (let i = 0; i < n; i++) { starts[i] = i; ends[i] = i + 1; }
-  return { starts, ends };
-}
+const UTF16 = new TextDecoder('utf-16le');
 
 const isLower = (c: number): boolean => c >= 0x61 && c <= 0x7a;
 const isUpper = (c: number): boolean => c >= 0x41 && c <= 0x5a;
@@ -71,6 +89,11 @@ const LEET: Readonly<Record<string, string>> = {
   '@': 'a', '$': 's', '!': 'i', '|': 'l', '+': 't', '€': 'e', '(': 'c',
 };
 const SPREAD_SEPARATORS = new Set([0x20, 0x2e, 0x2d, 0x5f, 0x2a, 0x7c, 0x2f, 0x2c, 0x2b, 0x7e, 0x3a, 0xb7, 0x2022, 0x09]);
+
+/** A character that may stand between spread-out letters ("i g n", "I.G.N", "i-g-n"). */
+export function isSpreadSeparator(c: number): boolean {
+  return SPREAD_SEPARATORS.has(c);
+}
 
 /** Positions of `ch` in `text` (native indexOf: fast on text that has few). */
 function each(text: string, ch: string, f: (at: number) => void): void {
@@ -104,14 +127,12 @@ export function viewSigns(text: string): ViewSigns {
 
 /** ROT13 over ASCII letters; offsets unchanged. */
 export function rot13View(text: string): TextView {
-  let out = '';
+  const units = new Uint16Array(text.length);
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (isLower(c)) out += String.fromCharCode(((c - 0x61 + 13) % 26) + 0x61);
-    else if (isUpper(c)) out += String.fromCharCode(((c - 0x41 + 13) % 26) + 0x41);
-    else out += text[i];
+    units[i] = isLower(c) ? ((c - 0x61 + 13) % 26) + 0x61 : isUpper(c) ? ((c - 0x41 + 13) % 26) + 0x41 : c;
   }
-  return { text: out, ...identityMap(text.length) };
+  return sameLength(units);
 }
 
 /** The whole text backwards (code points kept whole). */
@@ -129,13 +150,15 @@ export function reversedView(text: string): TextView {
     for (let k = s; k < i; k++) { units[o] = text.charCodeAt(k); starts[o] = s; ends[o] = i; o++; }
     i = s;
   }
-  return { text: new TextDecoder('utf-16le').decode(units), starts, ends };
+  return { text: UTF16.decode(units), starts, ends };
 }
 
 /** Each word's letters backwards, words in place ("erongi lla" → "ignore all"). */
 export function reversedWordsView(text: string): TextView {
   const chars = text.split('');
-  const { starts, ends } = identityMap(text.length);
+  const starts = new Uint32Array(text.length);
+  const ends = new Uint32Array(text.length);
+  for (let i = 0; i < text.length; i++) { starts[i] = i; ends[i] = i + 1; }
   let i = 0;
   while (i < chars.length) {
     if (!isLetter(text.charCodeAt(i))) { i++; continue; }
@@ -151,22 +174,22 @@ export function reversedWordsView(text: string): TextView {
 
 /** Leet digits and symbols next to letters read as the letters they imitate; `one` picks 1 → i or l. */
 export function leetView(text: string, one: 'i' | 'l'): TextView {
-  let out = '';
+  let units: Uint16Array | undefined;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i] as string;
     const sub = LEET[ch];
-    if (sub !== undefined) {
-      const before = text.charCodeAt(i - 1);
-      const after = text.charCodeAt(i + 1);
-      const inWord = isLetter(before) || isLetter(after) || LEET[text[i - 1] ?? ''] !== undefined || LEET[text[i + 1] ?? ''] !== undefined;
-      if (inWord && !(isDigit(before) && isDigit(after) && !isLetter(text.charCodeAt(i - 2)))) {
-        out += ch === '1' ? one : sub;
-        continue;
-      }
+    if (sub === undefined) continue;
+    const before = text.charCodeAt(i - 1);
+    const after = text.charCodeAt(i + 1);
+    const inWord = isLetter(before) || isLetter(after) || LEET[text[i - 1] ?? ''] !== undefined || LEET[text[i + 1] ?? ''] !== undefined;
+    if (!inWord || (isDigit(before) && isDigit(after) && !isLetter(text.charCodeAt(i - 2)))) continue;
+    if (units === undefined) {
+      units = new Uint16Array(text.length);
+      for (let k = 0; k < text.length; k++) units[k] = text.charCodeAt(k);
     }
-    out += ch;
+    units[i] = (ch === '1' ? one : sub).charCodeAt(0);
   }
-  return { text: out, ...identityMap(text.length) };
+  return units === undefined ? unchanged(text) : sameLength(units);
 }
 
 /**
@@ -174,20 +197,26 @@ export function leetView(text: string, one: 'i' | 'l'): TextView {
  * says whether a candidate is a word worth taking ("eviouspray" → "previous").
  */
 export function pigLatinView(text: string, known: (word: string) => boolean): TextView {
-  const b = new Builder();
+  const b = new Builder(text);
   let i = 0;
   const n = text.length;
   while (i < n) {
-    if (!isLetter(text.charCodeAt(i))) { b.push(text[i] as string, i, i + 1); i++; continue; }
+    if (!isLetter(text.charCodeAt(i))) { b.same(i); i++; continue; }
     const s = i;
     while (i < n && isLetter(text.charCodeAt(i))) i++;
     const word = text.slice(s, i).toLowerCase();
-    b.push(decodePig(word, known) ?? text.slice(s, i), s, i);
+    const plain = decodePig(word, known);
+    if (plain !== undefined) b.push(plain, s, i);
+    else for (let k = s; k < i; k++) b.same(k);
   }
   return b.done();
 }
 
-function decodePig(word: string, known: (w: string) => boolean): string | undefined {
+/**
+ * The word a pig-latin word (lower case) stands for, if `known` accepts one of its readings.
+ * @example decodePig('eviouspray', (w) => w === 'previous') // 'previous'
+ */
+export function decodePig(word: string, known: (w: string) => boolean): string | undefined {
   if (word.length < 4 || !word.endsWith('ay')) return undefined;
   const stem = word.slice(0, -2);
   const tries: string[] = [];
@@ -204,12 +233,12 @@ function decodePig(word: string, known: (w: string) => boolean): string | undefi
  * again; a longer gap between two spread letters becomes one space.
  */
 export function despacedView(text: string): TextView {
-  const b = new Builder();
+  const b = new Builder(text);
   const n = text.length;
   let i = 0;
   const single = (k: number): boolean => isLetter(text.charCodeAt(k)) && !isLetter(text.charCodeAt(k - 1)) && !isLetter(text.charCodeAt(k + 1));
   while (i < n) {
-    if (!single(i)) { b.push(text[i] as string, i, i + 1); i++; continue; }
+    if (!single(i)) { b.same(i); i++; continue; }
     // Collect a run of single letters, each followed by 1–3 separator characters.
     const letters: number[] = [i];
     const gaps: number[] = [];
@@ -222,7 +251,7 @@ export function despacedView(text: string): TextView {
       letters.push(g);
       k = g + 1;
     }
-    if (letters.length < 4) { b.push(text[i] as string, i, i + 1); i++; continue; }
+    if (letters.length < 4) { b.same(i); i++; continue; }
     const usual = [...gaps].sort((x, y) => x - y)[Math.floor(gaps.length / 2)] ?? 1;
     for (let j = 0; j < letters.length; j++) {
       const at = letters[j] ?? 0;
@@ -239,7 +268,7 @@ const INLINE_TAGS = new Set(['b', 'i', 'u', 's', 'em', 'strong', 'span', 'font',
 
 /** HTML tags removed: inline ones without a trace ("ig<b>no</b>re"), others as a space. */
 export function untaggedView(text: string): TextView {
-  const b = new Builder();
+  const b = new Builder(text);
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -253,11 +282,12 @@ export function untaggedView(text: string): TextView {
         let nameEnd = nameStart;
         while (nameEnd < j && (isLetter(text.charCodeAt(nameEnd)) || isDigit(text.charCodeAt(nameEnd)))) nameEnd++;
         if (!INLINE_TAGS.has(text.slice(nameStart, nameEnd).toLowerCase())) b.push(' ', i, j + 1);
+        else b.drop();
         i = j + 1;
         continue;
       }
     }
-    b.push(text[i] as string, i, i + 1);
+    b.same(i);
     i++;
   }
   return b.done();
@@ -287,7 +317,7 @@ const UTF8 = new TextDecoder('utf-8');
  * `\xXX` escapes decoded one level; decode again for nested escapes.
  */
 export function unescapedView(text: string): TextView {
-  const b = new Builder();
+  const b = new Builder(text);
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -336,7 +366,7 @@ export function unescapedView(text: string): TextView {
         continue;
       }
     }
-    b.push(text[i] as string, i, i + 1);
+    b.same(i);
     i++;
   }
   return b.done();
@@ -346,7 +376,13 @@ export function unescapedView(text: string): TextView {
  * Compose two maps: `inner` indexes units of `outer.text`; the result indexes the original.
  * @example composeSpan(view, 0, 3) // [start, end) in the text `view` was built from
  */
-export function composeSpan(view: Pick<TextView, 'starts' | 'ends'>, start: number, end: number): [number, number] {
+export function composeSpan(view: Pick<TextView, 'text' | 'starts' | 'ends' | 'identity'>, start: number, end: number): [number, number] {
+  if (view.identity === true) {
+    const n = view.text.length;
+    if (n === 0) return [0, 0];
+    const a = Math.min(Math.max(start, 0), n - 1);
+    return [a, Math.min(Math.max(end - 1, a), n - 1) + 1];
+  }
   const n = view.starts.length;
   if (n === 0) return [0, 0];
   const a = Math.min(Math.max(start, 0), n - 1);
