@@ -1,43 +1,51 @@
 /**
- * Trust benchmark: detector quality on the development corpora split by source (recall per
- * form and per source, false positives per benign kind, for the development part and the
- * held-out part), evasion transforms of our own payloads, detector throughput beside a plain
- * `String.prototype.includes` keyword scan of the same text, and the worst 1 MB adversarial input.
+ * Trust benchmark, on the compiled package (dist/, rebuilt when stale):
+ *
+ * 1. Detector quality on the development corpora split by source: recall per form and per
+ *    source, false positives per benign kind, for the development part and the held-out part.
+ *    `TRUST_BENCH_MISSES=dev|held-out` also prints the missed mixed injections and the flagged
+ *    benign rows of that part, with the rules that fired (for development; never commit them).
+ * 2. Throughput beside `String.prototype.includes` over the same keywords, in the same run:
+ *    ordinary text (the benign rows, one call each), the mixed corpus text (4 MB of the first
+ *    corpus, as earlier runs measured it), the fast path alone, and a loop that only reads each
+ *    character (what any JavaScript scan costs on this machine).
+ * 3. The worst 1 MB adversarial inputs.
  */
-import { detectInstructions } from '../src/trust/index.js';
+import { availableParallelism, loadavg } from 'node:os';
+import { ensureFreshDist } from './harness.js';
 import { HELD_OUT_SOURCES, loadCorpus, type CorpusRow } from './trust-corpus.js';
+
+ensureFreshDist();
+type TrustModule = typeof import('../src/trust/index.js');
+type FastPath = typeof import('../src/trust/trigger-scan.js');
+const { detectInstructions } = (await import(new URL('../dist/trust/index.js', import.meta.url).href)) as TrustModule;
+const { scanTriggers } = (await import(new URL('../dist/trust/trigger-scan.js', import.meta.url).href)) as FastPath;
 
 function table(title: string, header: string[], rows: (string | number)[][]): void {
   const cells = [header, ...rows.map((r) => r.map(String))];
   const widths = header.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const left = (i: number): boolean => i === 0 || (i === 1 && header[1] === 'group') || (i === 2 && header[2] === 'source');
   console.log(`\n${title}`);
   for (const [k, r] of cells.entries()) {
-    console.log('  ' + r.map((c, i) => (i === 0 || (i === 1 && header[1] === 'group') || (i === 2 && header[2] === 'source') ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  '));
+    console.log('  ' + r.map((c, i) => (left(i) ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  '));
     if (k === 0) console.log('  ' + widths.map((w) => '-'.repeat(w)).join('  '));
   }
 }
 
-function best(runs: number, f: () => void): { wall: number; cpu: number } {
-  let wall = Infinity;
-  let cpu = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    f();
-    wall = Math.min(wall, performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu = Math.min(cpu, (c.user + c.system) / 1000);
-  }
-  return { wall, cpu };
-}
-
+const cpuMs = (f: () => void): number => {
+  const c0 = process.cpuUsage();
+  f();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+};
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const pct = (a: number, b: number, digits = 1): string => (b === 0 ? '-' : `${((100 * a) / b).toFixed(digits)}%`);
 const TARGETS: Record<string, string> = { templated: '>= 99%', mixed: '>= 90%', plain_goal: '(not expected)', jailbreak: '(reported)', benign: '<= 0.5%' };
 
 // 1. Corpus quality, split by source.
 const rows = loadCorpus();
 if (rows === null) {
-  console.log('\n(corpora not found beside the repository: quality tables skipped)');
+  console.log('\n(corpora not found beside the repository: quality and throughput tables skipped)');
 } else {
   console.log(`\nSplit by source (fixed): held-out = sources starting with ${HELD_OUT_SOURCES.join(', ')}; dev = the rest.`);
   const flagged = new Map<CorpusRow, boolean>();
@@ -68,29 +76,54 @@ if (rows === null) {
       ['false positives, all benign', benign.hit, benign.total, pct(benign.hit, benign.total, 2), part === 'held-out' ? TARGETS['benign'] ?? '' : ''],
     ]);
   }
+  const debugPart = process.env['TRUST_BENCH_MISSES'];
+  if (debugPart === 'dev' || debugPart === 'held-out') {
+    console.log(`\nDebug (${debugPart}): missed mixed injections, then flagged benign rows — development aid, never commit this text`);
+    for (const r of rows) {
+      if (r.part !== debugPart) continue;
+      const hit = flagged.get(r) === true;
+      if ((r.label === 'injection' && r.group === 'mixed' && !hit) || (r.label === 'benign' && hit)) {
+        const rules = [...new Set(detectInstructions(r.text).spans.map((s) => `${s.rule}${s.strong ? '!' : ''}`))].join(' ');
+        console.log(`  [${r.label === 'benign' ? 'FP' : 'miss'} ${r.source}] ${JSON.stringify(r.text.slice(0, 300))}  rules: ${rules || '-'}`);
+      }
+    }
+  }
 }
 
-// 2. Throughput beside a plain includes() scan of the same text (the first corpus, as before,
-// so the figure compares with earlier runs), and on the benign rows of the second.
+// 2. Throughput beside a plain includes() scan of the same text, contenders alternated.
 let sink = 0;
 const keywords = ['ignore', 'previous instructions', '<|im_start|>', '[inst]', '<<sys>>', 'assistant:', '<tool_call>', '"arguments"', 'system prompt', 'disregard', 'your reply', '![', 'base64', 'todo:'];
-const throughputRows: (string | number)[][] = [];
-const sources: [string, string[]][] = rows === null ? [] : [
-  ['first corpus (injection/)', rows.filter((r) => r.source.startsWith('agentdojo') || r.source.startsWith('bipia') || r.source.startsWith('notinject')).map((r) => r.text)],
-  ['benign rows of injection-extra', rows.filter((r) => r.label === 'benign' && !r.source.startsWith('agentdojo') && !r.source.startsWith('bipia') && !r.source.startsWith('notinject')).map((r) => r.text)],
-];
-for (const [name, texts] of sources) {
-  const all = texts.join('\n\n');
-  const text = all.repeat(Math.max(1, Math.ceil((4 << 20) / all.length))).slice(0, 4 << 20);
-  const mb = text.length / (1 << 20);
-  const detector = best(5, () => { sink += detectInstructions(text).spans.length; });
-  const includesScan = best(5, () => { const lower = text.toLowerCase(); for (const k of keywords) if (lower.includes(k)) sink++; });
-  throughputRows.push(
-    [`detectInstructions, ${name}`, detector.wall.toFixed(1), detector.cpu.toFixed(1), (mb / (detector.cpu / 1000)).toFixed(1)],
-    [`String.prototype.includes x ${keywords.length} keywords, ${name}`, includesScan.wall.toFixed(1), includesScan.cpu.toFixed(1), (mb / (includesScan.cpu / 1000)).toFixed(1)],
-  );
+const includesScan = (t: string): void => { const lower = t.toLowerCase(); for (const k of keywords) if (lower.includes(k)) sink++; };
+const readEach = (t: string): void => { for (let i = 0; i < t.length; i++) sink += t.charCodeAt(i) & 1; };
+if (rows !== null) {
+  const ordinary = rows.filter((r) => r.label === 'benign' && !/^(agentdojo|bipia|notinject)/.test(r.source)).map((r) => r.text);
+  const first = rows.filter((r) => /^(agentdojo|bipia|notinject)/.test(r.source)).map((r) => r.text).join('\n\n');
+  const mixed = first.repeat(Math.max(1, Math.ceil((4 << 20) / first.length))).slice(0, 4 << 20);
+  const ordinaryBytes = ordinary.reduce((a, t) => a + t.length, 0);
+  const rejected = ordinary.filter((t) => scanTriggers(t) === 0).reduce((a, t) => a + t.length, 0);
+  const perRow = (f: (t: string) => void) => (): void => { for (const t of ordinary) f(t); };
+  const contenders: [string, number, () => void][] = [
+    ['detectInstructions, ordinary text (benign rows, one call each)', ordinaryBytes, perRow((t) => { sink += detectInstructions(t).spans.length; })],
+    [`String.prototype.includes x ${keywords.length} keywords, same rows`, ordinaryBytes, perRow(includesScan)],
+    ['fast path alone (scanTriggers), same rows', ordinaryBytes, perRow((t) => { sink += scanTriggers(t); })],
+    ['a loop reading each character, same rows', ordinaryBytes, perRow(readEach)],
+    ['detectInstructions, mixed corpus text (4 MB of the first corpus, one call)', mixed.length, () => { sink += detectInstructions(mixed).spans.length; }],
+    [`String.prototype.includes x ${keywords.length} keywords, same 4 MB`, mixed.length, () => includesScan(mixed)],
+  ];
+  for (const [, , f] of contenders) f(); // warm up the JIT
+  const times = contenders.map(() => [] as number[]);
+  for (let round = 0; round < 5; round++) contenders.forEach(([, , f], i) => times[i]?.push(cpuMs(f)));
+  table('Throughput (CPU time, median of 5 rounds, contenders alternated; the baseline normalizes nothing and finds only literal keywords)',
+    ['scan', 'cpu ms', 'MB/s', 'target'], contenders.map(([name, bytes], i) => {
+      const ms = median(times[i] ?? []);
+      const target = i === 0 ? '>= 50 MB/s' : i === 4 ? '>= 17.7 MB/s (before)' : '';
+      return [name, ms.toFixed(1), (bytes / (1 << 20) / (ms / 1000)).toFixed(1), target];
+    }));
+  const rate = (i: number): number => (contenders[i]?.[1] ?? 0) / (1 << 20) / (median(times[i] ?? []) / 1000);
+  console.log(`  detector / includes: ordinary text ${(rate(0) / rate(1)).toFixed(2)}, mixed text ${(rate(4) / rate(5)).toFixed(2)}; ` +
+    `the fast path rejects ${pct(rejected, ordinaryBytes)} of the ordinary bytes before any normalization`);
 }
-table('Throughput on 4 MB of corpus text (best of 5; the baseline normalizes nothing and finds only literal keywords)', ['scan', 'wall ms', 'cpu ms', 'MB/s (cpu)'], throughputRows);
+console.log(`  load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores`);
 
 // 3. Adversarial 1 MB inputs: long runs of near-matches for every rule kind and decoding.
 const MB = 1 << 20;
@@ -111,8 +144,8 @@ const adversarial: [string, string][] = [
 ];
 const advRows = adversarial.map(([name, t]) => {
   detectInstructions(t.slice(0, 4096));
-  const r = best(3, () => { sink += detectInstructions(t).spans.length; });
-  return [name, r.wall.toFixed(1), r.cpu.toFixed(1)];
+  const ms = Math.min(...[0, 1, 2].map(() => cpuMs(() => { sink += detectInstructions(t).spans.length; })));
+  return [name, ms.toFixed(1)];
 });
-table('1 MB adversarial inputs (best of 3)', ['input', 'wall ms', 'cpu ms'], advRows);
-console.log(`  worst: ${Math.max(...advRows.map((r) => Number(r[2]))).toFixed(1)} ms CPU${sink < 0 ? '' : ''}`);
+table('1 MB adversarial inputs (best of 3, CPU)', ['input', 'cpu ms'], advRows);
+console.log(`  worst: ${Math.max(...advRows.map((r) => Number(r[1]))).toFixed(1)} ms CPU${sink < 0 ? '' : ''}`);

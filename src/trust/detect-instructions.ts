@@ -237,6 +237,18 @@ function segments(text: string): [number, number][] {
   return out;
 }
 
+/** How many of the ascending offsets `at` are below `offset` (binary search). */
+function tokensBefore(at: ArrayLike<number>, offset: number): number {
+  let lo = 0;
+  let hi = at.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((at[mid] ?? 0) < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function analyze(text: string, depth: number, chain: readonly string[], budget: Budget, weakThreshold: number, exhaustive: boolean): DetectionSpan[] {
   if (budget.left < text.length) return [];
   budget.left -= text.length;
@@ -249,11 +261,9 @@ function analyze(text: string, depth: number, chain: readonly string[], budget: 
   // Decodings are tried per segment, and only where that segment shows signs of them, so a
   // long page with one odd paragraph pays for that paragraph only.
   let ev = 0;
-  let tok = 0;
   for (const [from, to] of (mask & VIEW_TRIGGERS) !== 0 ? segments(text) : []) {
     const seg = from === 0 && to === text.length ? text : text.slice(from, to);
-    const evidence: Evidence = { rot13: 0, reversed: 0, leet: 0, spread: 0, ay: 0, words: 0 };
-    while (tok < scan.tokenAt.length && (scan.tokenAt[tok] ?? 0) < to) { tok++; evidence.words++; }
+    const evidence: Evidence = { rot13: 0, reversed: 0, leet: 0, spread: 0, ay: 0, words: tokensBefore(scan.tokenAt, to) - tokensBefore(scan.tokenAt, from) };
     for (; ev < scan.evidenceAt.length; ev++) {
       const [at, kind] = scan.evidenceAt[ev] ?? [0, 2];
       if (at >= to) break;

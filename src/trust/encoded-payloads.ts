@@ -93,6 +93,29 @@ function readChunk(text: string, i: number, cap = Infinity): Chunk {
   return { s, e: i, upper, lower, digit, hexOnly, binary, mixedCase };
 }
 
+/**
+ * The end of the chunk at `i` when it can neither be decoded alone (shorter than 16), nor
+ * look encoded, nor open a spread-out run (a capitalized word of base64 group width); else `i`.
+ */
+function plainChunkEnd(text: string, i: number): number {
+  const s = i;
+  let upper = false;
+  let prevLower = false;
+  let digit = false;
+  let letter = false;
+  for (; i < text.length && i - s < 16; i++) {
+    const c = text.charCodeAt(i);
+    if (!isBase64Char(c)) break;
+    if (isUpper(c)) { if (prevLower) return s; upper = true; letter = true; prevLower = false; }
+    else if (isLower(c)) { prevLower = true; letter = true; }
+    else { prevLower = false; if (isDigit(c)) digit = true; }
+  }
+  const w = i - s;
+  if (w >= 16 || (digit && letter) || text.charCodeAt(i) === 0x3d) return s;
+  if (digit && w <= 8) return s; // hex or bit groups
+  return upper && w % 4 === 0 ? s : i;
+}
+
 /** A chunk that only an encoding would produce: inner case changes, letters with digits, hex or bit groups. */
 function encodedLooking(c: Chunk): boolean {
   const w = c.e - c.s;
@@ -201,6 +224,9 @@ export function findEncodedRuns(text: string): EncodedRun[] {
   };
   while (i < n && budget > 0) {
     if (!isBase64Char(text.charCodeAt(i))) { i++; continue; }
+    // Most chunks are short plain words: skip them without reading them into a Chunk.
+    const end = plainChunkEnd(text, i);
+    if (end > i) { i = end; continue; }
     const head = readChunk(text, i);
     // A spread-out run: chunks that look encoded (case changes inside, digits, or hex/binary
     // groups) separated by single whitespace. Ordinary words never have inner case changes.

@@ -228,11 +228,32 @@ export function decodePig(word: string, known: (w: string) => boolean): string |
   return tries.find((t) => t.length >= 2 && known(t));
 }
 
+/** Whether four one-letter words in a row, each 1–3 separators apart, are anywhere in `text`. */
+function hasSpreadRun(text: string): boolean {
+  let run = 0;
+  let gap = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isLetter(c)) {
+      if (isLetter(text.charCodeAt(i - 1)) || isLetter(text.charCodeAt(i + 1))) run = 0;
+      else {
+        run = run > 0 && gap >= 1 && gap <= 3 ? run + 1 : 1;
+        if (run >= 4) return true;
+        gap = 0;
+      }
+    } else if (run > 0 && SPREAD_SEPARATORS.has(c)) {
+      if (++gap > 3) run = 0;
+    } else run = 0;
+  }
+  return false;
+}
+
 /**
  * Letters spread out with one separator each ("i g n o r e", "I.G.N.O.R.E", "i-g-n") joined
  * again; a longer gap between two spread letters becomes one space.
  */
 export function despacedView(text: string): TextView {
+  if (!hasSpreadRun(text)) return unchanged(text);
   const b = new Builder(text);
   const n = text.length;
   let i = 0;

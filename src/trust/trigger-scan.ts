@@ -48,13 +48,12 @@ let lastSeen = new Float64Array(0); // per phrase slot: the word number that las
 let word = 0; // word number; only grows, so slots filled by earlier calls are out of every span
 let ay1 = 0;
 let ay2 = 0;
-let ayDecodes = false;
 let prevChunk = -1;
 let prevEncoded = false;
 let prevPadded = false;
 let mdUntil = 0;
 // Vocabulary ids of the pieces of long joined words already segmented.
-const pieceCache = createUnitsCache<Int32Array>(1 << 15);
+const pieceCache = createUnitsCache<Int32Array>(1 << 16);
 let httpUntil = 0;
 
 /** Whether a chunk that ended needs {@link endChunk}: long, or looks encoded, or follows one that does. */
@@ -198,10 +197,14 @@ function endChunk(text: string, s: number, base: number, pad: number, f: number,
   return bits;
 }
 
-/** A run of ASCII letters [s, e) ended: is it a pig-latin word that decodes? */
-function pigWordDecodes(text: string, s: number, e: number): boolean {
+/** Does a run of ASCII letters in `text` read as a pig-latin word (-ay) of a known word? */
+function anyPigWordDecodes(text: string): boolean {
   const m = tables.matcher;
-  return decodePig(text.slice(s, e).toLowerCase(), (w) => isKnownWord(m, w)) !== undefined;
+  const known = (w: string): boolean => isKnownWord(m, w);
+  for (const run of text.match(/[A-Za-z]{4,}/g) ?? []) {
+    if ((run.charCodeAt(run.length - 1) | 0x20) === 0x79 && (run.charCodeAt(run.length - 2) | 0x20) === 0x61 && decodePig(run.toLowerCase(), known) !== undefined) return true;
+  }
+  return false;
 }
 
 // Classes of a raw UTF-16 unit, for the checks on the text as written.
@@ -241,7 +244,7 @@ export function scanTriggers(text: string): number {
   tables = triggerTables();
   if (lastSeen.length !== tables.slotCount) lastSeen = new Float64Array(tables.slotCount).fill(-Infinity);
   word += tables.maxSpan + 2;
-  ay1 = -Infinity; ay2 = -Infinity; ayDecodes = false;
+  ay1 = -Infinity; ay2 = -Infinity;
   prevChunk = -1; mdUntil = 0; httpUntil = 0;
   resetTokens();
   const n = text.length;
@@ -257,7 +260,6 @@ export function scanTriggers(text: string): number {
   let lastAsciiFrom = 0;
   let lastUnit = 0x20;
   // The text as written: letters, spread letters, signs, the base64-like chunk being read.
-  let letters = -1;
   let spread = 0;
   let spreadGap = 0;
   let leetSigns = 0;
@@ -276,39 +278,44 @@ export function scanTriggers(text: string): number {
     const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
     const r = RAW[c] ?? 0;
     if ((r & (R_LETTER | R_DIGIT)) !== 0) {
-      // An ASCII letter or digit, nearly every character: one branch for all it takes part in.
-      // The base64-like chunk (the text as written):
+      // A run of ASCII letters and digits, nearly all of any text: one tight loop for the chunk
+      // (as written: case, digits, hex, bits) and the word (folded to lower case) it belongs to.
       if (cs < 0 || cPad > 0) {
         if (cs >= 0) { if (chunkEnds(cs, cBase, cPad, cf)) mask |= endChunk(text, cs, cBase, cPad, cf, false); gap = 0; gapBroken = false; }
         cs = i; cBase = 0; cPad = 0; cf = 8 | 16;
       }
-      cf = (cf | (CHUNK_OR[c] ?? 0)) & (CHUNK_AND[c] ?? 0);
-      cBase++;
-      if ((r & R_LETTER) !== 0) {
-        const prevClass = RAW[prev] ?? 0;
-        if ((r & R_UPPER) !== 0 && (prevClass & R_LOWER) !== 0) cf |= 32;
-        if ((prevClass & R_LETTER) === 0) {
-          // Spread-out letters ("i g n o r e") and pig-latin words (runs of letters).
-          letters = i;
-          if (((RAW[next] ?? 0) & R_LETTER) === 0) {
-            spread = spread > 0 && spreadGap >= 1 && spreadGap <= 3 ? spread + 1 : 1;
-            spreadGap = 0;
-            if (spread >= 4) mask |= TRIGGER.spread;
-          } else spread = 0;
-        } else if ((c | 0x20) === 0x79 && !ayDecodes && i - letters >= 3 && (prev | 0x20) === 0x61 && ((RAW[next] ?? 0) & R_LETTER) === 0) {
-          ayDecodes = pigWordDecodes(text, letters, i + 1);
-        }
-      } else spread = 0;
-      // The word (the text as the normalizer folds it):
-      const u = c | (r & R_LETTER) << 5;
       if (wlen === 0) { wflags = 0; asciiFrom = 0; wh = 0; wstart = i; }
-      if (wlen < MAX_WORD) { units[wlen] = u; wh = (Math.imul(wh, HASH_BASE) + u) | 0; }
-      wflags |= r;
-      wlen++;
-      wend = i + 1;
-      prev = c;
-      c = next;
-      i++;
+      const runStart = i;
+      const before = prev;
+      let p = prev;
+      let cc = c;
+      let rr = r;
+      let f = cf;
+      let len = wlen;
+      let h = wh;
+      let fl = wflags;
+      for (;;) {
+        f = (f | (CHUNK_OR[cc] ?? 0)) & (CHUNK_AND[cc] ?? 0);
+        if ((rr & R_UPPER) !== 0 && ((RAW[p] ?? 0) & R_LOWER) !== 0) f |= 32;
+        const u = cc | (rr & R_LETTER) << 5;
+        if (len < MAX_WORD) { units[len] = u; h = (Math.imul(h, HASH_BASE) + u) | 0; }
+        fl |= rr;
+        len++;
+        i++;
+        p = cc;
+        if (i >= n) { cc = 0; break; }
+        cc = text.charCodeAt(i);
+        rr = RAW[cc] ?? 0;
+        if ((rr & (R_LETTER | R_DIGIT)) === 0) break;
+      }
+      cBase += i - runStart;
+      cf = f; wlen = len; wh = h; wflags = fl; wend = i; prev = p; c = cc;
+      // Spread-out letters ("i g n o r e"): only the run's last letter can stand alone.
+      if (((RAW[p] ?? 0) & R_LETTER) !== 0 && ((RAW[i - 1 > runStart ? text.charCodeAt(i - 2) : before] ?? 0) & R_LETTER) === 0) {
+        spread = i - 1 === runStart && spread > 0 && spreadGap >= 1 && spreadGap <= 3 ? spread + 1 : 1;
+        spreadGap = 0;
+        if (spread >= 4) mask |= TRIGGER.spread;
+      } else spread = 0;
       continue;
     }
     if (c === 0x20) {
@@ -413,6 +420,6 @@ export function scanTriggers(text: string): number {
   }
   if (wlen > 0) mask |= endWord(wlen, wh, wflags & (R_LETTER | R_DIGIT | F_OTHER), mask, wstart, wend);
   if (cs >= 0 && chunkEnds(cs, cBase, cPad, cf)) mask |= endChunk(text, cs, cBase, cPad, cf, !gapBroken && gap >= 1 && gap <= 2);
-  if (!ayDecodes) mask &= ~TRIGGER.pigLatin;
+  if ((mask & TRIGGER.pigLatin) !== 0 && !anyPigWordDecodes(text)) mask &= ~TRIGGER.pigLatin;
   return mask;
 }

@@ -1,8 +1,8 @@
 /**
  * Hashed word tables for the instruction detector's tokenizer and its fast path: a word is
  * looked up from the code units it was read into (no string is built), by a polynomial hash
- * computed while the word is read; a bit filter in front of each table answers "not there" for
- * most words with one bit test. The polynomial form lets the hash of every one-letter deletion
+ * computed while the word is read; tables are at most a quarter full, so "not there" usually
+ * takes one probe. The polynomial form lets the hash of every one-letter deletion
  * of a word be derived in O(1) each, so the typo index (one insertion, deletion, substitution
  * or move) is probed without building a string either; a hash hit is only a candidate, which
  * the caller confirms on the real string.
@@ -24,35 +24,23 @@ export function hashString(word: string): number {
   return h;
 }
 
-// Spread a (hash, length) key over the table's bits.
-function slot(hash: number, len: number, mask: number): number {
-  let x = (hash ^ Math.imul(len, 0x85ebca6b)) | 0;
-  x = Math.imul(x ^ (x >>> 16), 0x7feb352d);
-  x = Math.imul(x ^ (x >>> 15), 0x846ca68b);
-  return (x ^ (x >>> 16)) & mask;
+// Slot of a (hash, length) key in a table of 2^bits slots (Fibonacci hashing: high bits).
+function slotOf(hash: number, len: number, shift: number): number {
+  return Math.imul((hash + Math.imul(len, 0x2545f491)) | 0, 0x9e3779b1) >>> shift;
 }
 
-// A bit filter in front of each table: most words are in none, and one bit test says so.
-const FILTER_BITS = 17;
+// A bit filter in front of each table (16 KB: stays in the L1 cache): most words are in none,
+// and one bit test says so without touching the table.
+const FILTER_SHIFT = 32 - 17;
 function filterBit(hash: number, len: number): number {
-  return Math.imul(hash ^ (len << 24), 0x9e3779b1) >>> (32 - FILTER_BITS);
-}
-function newFilter(): Uint32Array {
-  return new Uint32Array(1 << (FILTER_BITS - 5));
-}
-function inFilter(filter: Uint32Array, hash: number, len: number): boolean {
-  const b = filterBit(hash, len);
-  return ((filter[b >>> 5] ?? 0) & (1 << (b & 31))) !== 0;
-}
-function addToFilter(filter: Uint32Array, hash: number, len: number): void {
-  const b = filterBit(hash, len);
-  filter[b >>> 5] = (filter[b >>> 5] ?? 0) | (1 << (b & 31));
+  return Math.imul((hash ^ Math.imul(len, 0x27d4eb2d)) | 0, 0x85ebca6b) >>> FILTER_SHIFT;
 }
 
-function capacityFor(n: number): number {
-  let cap = 16;
-  while (cap < n * 3) cap *= 2;
-  return cap;
+// Table size for n keys: at most a quarter full, so a miss usually stops at the first slot.
+function bitsFor(n: number): number {
+  let bits = 4;
+  while (1 << bits < n * 4) bits++;
+  return bits;
 }
 
 /** Words with a value each, found from their code units. */
@@ -63,50 +51,69 @@ export interface WordTable {
   getString(word: string, missing: number): number;
 }
 
+// Open addressing over flat arrays; every word's units are kept in one pool for the check.
+class FlatWordTable implements WordTable {
+  private readonly shift: number;
+  private readonly mask: number;
+  private readonly keys: Int32Array;
+  private readonly lens: Int32Array; // length + 1; 0 = empty
+  private readonly offsets: Int32Array;
+  private readonly values: Int32Array;
+  private readonly pool: Uint16Array;
+  private readonly filter = new Int32Array(1 << 12);
+
+  constructor(list: readonly (readonly [string, number])[]) {
+    const bits = bitsFor(list.length);
+    this.shift = 32 - bits;
+    this.mask = (1 << bits) - 1;
+    this.keys = new Int32Array(1 << bits);
+    this.lens = new Int32Array(1 << bits);
+    this.offsets = new Int32Array(1 << bits);
+    this.values = new Int32Array(1 << bits);
+    this.pool = new Uint16Array(list.reduce((a, [w]) => a + w.length, 0));
+    let at = 0;
+    for (const [word, value] of list) {
+      const h = hashString(word);
+      const b = filterBit(h, word.length);
+      this.filter[b >>> 5] = (this.filter[b >>> 5] ?? 0) | (1 << (b & 31));
+      let i = slotOf(h, word.length, this.shift);
+      while ((this.lens[i] ?? 0) !== 0) i = (i + 1) & this.mask;
+      this.keys[i] = h;
+      this.lens[i] = word.length + 1;
+      this.offsets[i] = at;
+      this.values[i] = value;
+      for (let k = 0; k < word.length; k++) this.pool[at++] = word.charCodeAt(k);
+    }
+  }
+
+  get(units: Uint16Array, len: number, hash: number, missing: number): number {
+    const b = filterBit(hash, len);
+    if (((this.filter[b >>> 5] ?? 0) & (1 << (b & 31))) === 0) return missing;
+    const pool = this.pool;
+    for (let i = slotOf(hash, len, this.shift); ; i = (i + 1) & this.mask) {
+      const l = this.lens[i] ?? 0;
+      if (l === 0) return missing;
+      if (l !== len + 1 || this.keys[i] !== hash) continue;
+      const o = this.offsets[i] ?? 0;
+      let k = 0;
+      while (k < len && pool[o + k] === units[k]) k++;
+      if (k === len) return this.values[i] ?? missing;
+    }
+  }
+
+  getString(word: string, missing: number): number {
+    const units = new Uint16Array(word.length);
+    for (let k = 0; k < word.length; k++) units[k] = word.charCodeAt(k);
+    return this.get(units, word.length, hashString(word), missing);
+  }
+}
+
 /**
  * A table of words to values (open addressing; each hit is confirmed unit by unit).
  * @example buildWordTable([['ignore', 3]]).getString('ignore', -1) // 3
  */
 export function buildWordTable(entries: Iterable<readonly [string, number]>): WordTable {
-  const list = [...new Map(entries)];
-  const cap = capacityFor(list.length);
-  const mask = cap - 1;
-  const keys = new Int32Array(cap);
-  const refs = new Int32Array(cap); // entry index + 1; 0 = empty
-  const words: string[] = [];
-  const values = new Int32Array(list.length);
-  const filter = newFilter();
-  for (const [word, value] of list) {
-    const h = hashString(word);
-    addToFilter(filter, h, word.length);
-    let i = slot(h, word.length, mask);
-    while ((refs[i] ?? 0) !== 0) i = (i + 1) & mask;
-    keys[i] = h;
-    refs[i] = words.length + 1;
-    values[words.length] = value;
-    words.push(word);
-  }
-  const get = (units: Uint16Array, len: number, hash: number, missing: number): number => {
-    if (!inFilter(filter, hash, len)) return missing;
-    let i = slot(hash, len, mask);
-    for (let r = refs[i] ?? 0; r !== 0; i = (i + 1) & mask, r = refs[i] ?? 0) {
-      if (keys[i] !== hash) continue;
-      const w = words[r - 1] ?? '';
-      if (w.length !== len) continue;
-      let k = 0;
-      while (k < len && w.charCodeAt(k) === units[k]) k++;
-      if (k === len) return values[r - 1] ?? missing;
-    }
-    return missing;
-  };
-  return {
-    get,
-    getString: (word, missing) => {
-      const units = new Uint16Array(word.length);
-      for (let k = 0; k < word.length; k++) units[k] = word.charCodeAt(k);
-      return get(units, word.length, hashString(word), missing);
-    },
-  };
+  return new FlatWordTable([...new Map(entries)]);
 }
 
 /** A set of (hash, length) keys: membership is a candidate, never a proof. */
@@ -114,33 +121,47 @@ export interface HashSet {
   has(hash: number, len: number): boolean;
 }
 
+class FlatHashSet implements HashSet {
+  private readonly shift: number;
+  private readonly mask: number;
+  private readonly keys: Int32Array;
+  private readonly lens: Int32Array; // length + 1; 0 = empty
+  private readonly filter = new Int32Array(1 << 12);
+
+  constructor(words: readonly string[]) {
+    const bits = bitsFor(words.length);
+    this.shift = 32 - bits;
+    this.mask = (1 << bits) - 1;
+    this.keys = new Int32Array(1 << bits);
+    this.lens = new Int32Array(1 << bits);
+    for (const w of words) {
+      const h = hashString(w);
+      const b = filterBit(h, w.length);
+      this.filter[b >>> 5] = (this.filter[b >>> 5] ?? 0) | (1 << (b & 31));
+      let i = slotOf(h, w.length, this.shift);
+      while ((this.lens[i] ?? 0) !== 0 && !(this.keys[i] === h && this.lens[i] === w.length + 1)) i = (i + 1) & this.mask;
+      this.keys[i] = h;
+      this.lens[i] = w.length + 1;
+    }
+  }
+
+  has(hash: number, len: number): boolean {
+    const b = filterBit(hash, len);
+    if (((this.filter[b >>> 5] ?? 0) & (1 << (b & 31))) === 0) return false;
+    for (let i = slotOf(hash, len, this.shift); ; i = (i + 1) & this.mask) {
+      const l = this.lens[i] ?? 0;
+      if (l === 0) return false;
+      if (l === len + 1 && this.keys[i] === hash) return true;
+    }
+  }
+}
+
 /**
  * The (hash, length) keys of `words`.
  * @example buildHashSet(['nstructions']).has(hashString('nstructions'), 11) // true
  */
 export function buildHashSet(words: Iterable<string>): HashSet {
-  const list = [...new Set(words)];
-  const cap = capacityFor(list.length);
-  const mask = cap - 1;
-  const keys = new Int32Array(cap);
-  const lens = new Int32Array(cap); // length + 1; 0 = empty
-  const filter = newFilter();
-  for (const w of list) {
-    const h = hashString(w);
-    addToFilter(filter, h, w.length);
-    let i = slot(h, w.length, mask);
-    while ((lens[i] ?? 0) !== 0 && !(keys[i] === h && lens[i] === w.length + 1)) i = (i + 1) & mask;
-    keys[i] = h;
-    lens[i] = w.length + 1;
-  }
-  return {
-    has: (hash, len) => {
-      if (!inFilter(filter, hash, len)) return false;
-      let i = slot(hash, len, mask);
-      for (let l = lens[i] ?? 0; l !== 0; i = (i + 1) & mask, l = lens[i] ?? 0) if (l === len + 1 && keys[i] === hash) return true;
-      return false;
-    },
-  };
+  return new FlatHashSet([...new Set(words)]);
 }
 
 /**
@@ -174,16 +195,17 @@ export interface UnitsCache<T> {
  * @example createUnitsCache<number>(1024).get(units, 3, hashString('abc')) // undefined
  */
 export function createUnitsCache<T>(capacity: number): UnitsCache<T> {
-  let cap = 16;
-  while (cap < capacity * 2) cap *= 2;
+  const bits = bitsFor(capacity / 2);
+  const cap = 1 << bits;
   const mask = cap - 1;
+  const slot = (hash: number, len: number): number => slotOf(hash, len, 32 - bits);
   const keys = new Int32Array(cap);
   let words: (string | undefined)[] = new Array<string | undefined>(cap);
   let values: (T | undefined)[] = new Array<T | undefined>(cap);
   let size = 0;
   return {
     get(units, len, hash) {
-      let i = slot(hash, len, mask);
+      let i = slot(hash, len);
       for (let w = words[i]; w !== undefined; i = (i + 1) & mask, w = words[i]) {
         if (keys[i] !== hash || w.length !== len) continue;
         let k = 0;
@@ -198,7 +220,7 @@ export function createUnitsCache<T>(capacity: number): UnitsCache<T> {
         values = new Array<T | undefined>(cap);
         size = 0;
       }
-      let i = slot(hash, word.length, mask);
+      let i = slot(hash, word.length);
       while (words[i] !== undefined) i = (i + 1) & mask;
       keys[i] = hash;
       words[i] = word;
