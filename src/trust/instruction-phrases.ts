@@ -7,9 +7,10 @@
  * two different ones fire (see `detect-instructions.ts`).
  */
 import type { PhraseRule } from './phrase-matcher.js';
+import { PROBE_GROUPS, PROBE_RULES } from './probe-phrases.js';
 
 /** Named word lists used by the phrase rules (`@name`). All lower case, already normalized. */
-export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
+const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   dismiss: [
     'negeer', 'negeren', 'vergeet', 'ignoriert', 'missachte', 'vergessen', 'ignorer', 'oublier', 'ignoren', 'olvidar', 'olviden', 'descarta', 'ignori', 'ignorare', 'dimentichi', 'dimenticare', 'esqueca', 'esquece', 'esquecer', 'desconsidere', 'desconsidera', 'игнорируй', 'игнорируйте', 'игнорировать', 'проигнорируй', 'забудь', 'забудьте', 'отбрось', 
     'ignore', 'disregard', 'forget', 'skip', 'override', 'bypass', 'neglect', 'abandon', 'dismiss', 'overlook',
@@ -128,7 +129,7 @@ export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   goVerb: ['go', 'navigate', 'visit', 'open', 'browse', 'click', 'download', 'fetch', 'load', 'access'],
   webNoun: ['url', 'link', 'page', 'site', 'website', 'address', 'http', 'https', 'www'],
   complete: ['complete', 'finish', 'accomplish', 'perform', 'solve', 'fulfil', 'fulfill', 'achieve', 'continue'],
-  authority: ['developer', 'developers', 'creator', 'creators', 'administrator', 'admin', 'owner', 'operator', 'programmer', 'maker', 'supervisor'],
+  authority: ['developer', 'developers', 'creator', 'creators', 'administrator', 'admin', 'owner', 'operator', 'programmer', 'maker', 'supervisor', 'maintainer', 'maintainers', 'trainer', 'trainers'],
   secretThing: ['secret', 'password', 'passcode', 'passphrase', 'access', 'code', 'key', 'instructions', 'prompt', 'rules', 'guidelines'],
 };
 
@@ -136,7 +137,7 @@ const strong = (id: string, family: string, source: string): PhraseRule => ({ id
 const weak = (id: string, family: string, source: string): PhraseRule => ({ id, family, strong: false, source });
 
 /** The phrase rules. `id` is stable and appears in scan output. */
-export const PHRASE_RULES: readonly PhraseRule[] = [
+const BASE_RULES: readonly PhraseRule[] = [
   // override — dismissing whatever the reader was told before.
   strong('override.dismiss-prior', 'override', '@dismiss ~3 @prior ~2 @instructions'),
   strong('override.dismiss-all', 'override', '@dismiss @determiner ~2 @strictInstructions'),
@@ -185,7 +186,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
   weak('tool.by-using-tool', 'tool_call', 'by|via ~1 using|calling|invoking|running ~1 the ~3 tool|function|api|command'),
   weak('tool.no-other-tools', 'tool_call', 'do|don ~1 not ~1 use|call|invoke ~2 other ~1 tools|tool|functions'),
   // Authority claims and secret probing.
-  weak('addressed.authority-claim', 'addressed_to_ai', 'i am|im|this is ~1 your ~1 @authority'),
+  weak('addressed.authority-claim', 'addressed_to_ai', 'i am|im|this is|as ~1 your ~2 @authority'),
   weak('exfil.ask-secret', 'exfiltration', 'what ~1 is|are|s ~1 your ~1 @secretThing'),
 
   // addressed_to_ai — a message aimed at the model rather than the human reader.
@@ -231,3 +232,9 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
   // encoded_payload — asking the reader to decode and act.
   weak('encoded.decode-and-follow', 'encoded_payload', 'decode ~6 follow|execute|run|obey|perform'),
 ];
+
+/** Named word lists used by the phrase rules (`@name`), those of probe-phrases included. */
+export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = { ...BASE_GROUPS, ...PROBE_GROUPS };
+
+/** The phrase rules, probe-phrases' included. `id` is stable and appears in scan output. */
+export const PHRASE_RULES: readonly PhraseRule[] = [...BASE_RULES, ...PROBE_RULES];
