@@ -32,6 +32,7 @@ export const PROBE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   beingTrait: ['harmless', 'helpful', 'safe', 'ethical', 'polite', 'nice', 'restricted', 'censored', 'filtered', 'careful', 'responsible', 'good'],
   authorityName: ['administrator', 'admin', 'developer', 'system', 'root', 'sudo', 'maintenance', 'god', 'operator', 'superuser'],
   runVerb: ['execute', 'run', 'follow', 'obey', 'perform', 'eval', 'evaluate', 'do'],
+  codeCall: ['print', 'eval', 'exec', 'import', 'popen', 'system', 'os', 'subprocess', 'class', 'subclasses', 'globals', 'builtins', 'mro', 'curl', 'wget', 'echo', 'cat', 'rm'],
   secretPlural: ['secret', 'secrets', 'hidden', 'system', 'instructions', 'prompt', 'rules'],
 };
 
@@ -50,6 +51,8 @@ export const PROBE_RULES: readonly PhraseRule[] = [
   strong('exfil.repeat-conversation', 'exfiltration', 'repeat|print|output|reproduce|recite ~3 above|entire|whole ~1 text|conversation|prompt|transcript|chat|instructions'),
   strong('exfil.tell-me-secrets', 'exfiltration', 'tell|give|show|reveal|share ~2 me ~1 your ~2 @secretPlural'),
   strong('exfil.sentences-of-prompt', 'exfiltration', 'first|second|third|fourth|last|opening|final ~3 sentence|sentences|words|lines|line|paragraph|paragraphs|characters ~2 of ~1 your ~2 prompt|prompts|instructions|message'),
+  strong('exfil.what-is-your-prompt', 'exfiltration', 'what ~1 is|are|were|was|s ~1 your ~1 @modelAdj ~1 prompt|prompts|instructions|rules|directives|guidelines'),
+  strong('exfil.your-hidden-prompt', 'exfiltration', 'your initial|hidden|secret|internal|confidential ~1 prompt|prompts|instructions'),
   weak('exfil.your-own-prompt', 'exfiltration', 'your ~1 @modelAdj ~1 @modelPrompt'),
   weak('exfil.own-prompt-says', 'exfiltration', '@modelAdj ~1 @modelPrompt ~1 is|was|says|reads|begins|starts'),
   weak('exfil.i-was-instructed', 'exfiltration', 'i ~2 instructed|programmed ~1 to'),
@@ -62,5 +65,6 @@ export const PROBE_RULES: readonly PhraseRule[] = [
   // Asking the model to run something.
   strong('encoded.decode-and-run', 'encoded_payload', 'decode ~3 and|then ~2 @runVerb'),
   weak('hijack.result-of-code', 'task_hijack', 'what ~1 is|s|would|will ~2 final|exact|actual|real ~1 result|output|value ~1 of'),
+  strong('hijack.result-of-code-call', 'task_hijack', 'what ~1 is|s|would|will ~2 final|exact|actual|real ~1 result|output|value ~1 of ~2 @codeCall'),
   weak('hijack.os-command', 'task_hijack', 'os popen|system|exec|execl|execv|spawn|kill'),
 ];
