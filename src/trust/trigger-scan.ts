@@ -201,8 +201,14 @@ function endChunk(text: string, s: number, base: number, pad: number, f: number,
 function anyPigWordDecodes(text: string): boolean {
   const m = tables.matcher;
   const known = (w: string): boolean => isKnownWord(m, w);
-  for (const run of text.match(/[A-Za-z]{4,}/g) ?? []) {
-    if ((run.charCodeAt(run.length - 1) | 0x20) === 0x79 && (run.charCodeAt(run.length - 2) | 0x20) === 0x61 && decodePig(run.toLowerCase(), known) !== undefined) return true;
+  let s = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const letter = i < text.length && ((RAW[text.charCodeAt(i)] ?? 0) & R_LETTER) !== 0;
+    if (letter) { if (s < 0) s = i; continue; }
+    // A run [s, i) of four or more letters ending in -ay.
+    if (s >= 0 && i - s >= 4 && (text.charCodeAt(i - 1) | 0x20) === 0x79 && (text.charCodeAt(i - 2) | 0x20) === 0x61 &&
+      decodePig(text.slice(s, i).toLowerCase(), known) !== undefined) return true;
+    s = -1;
   }
   return false;
 }
