@@ -54,9 +54,13 @@ export const PROBE_RULES: readonly PhraseRule[] = [
   strong('exfil.what-is-your-prompt', 'exfiltration', 'what ~1 is|are|were|was|s ~1 your ~1 @modelAdj ~1 prompt|prompts|instructions|rules|directives|guidelines'),
   strong('exfil.your-hidden-prompt', 'exfiltration', 'your initial|hidden|secret|internal|confidential ~1 prompt|prompts|instructions'),
   weak('exfil.your-own-prompt', 'exfiltration', 'your ~1 @modelAdj ~1 @modelPrompt'),
+  strong('exfil.need-system-prompt', 'exfiltration', 'need|want|have|got ~1 to ~2 see|view|read|access|know|get ~2 the|your ~1 system|initial|hidden|original ~1 prompt|prompts'),
   weak('exfil.own-prompt-says', 'exfiltration', '@modelAdj ~1 @modelPrompt ~1 is|was|says|reads|begins|starts'),
   weak('exfil.i-was-instructed', 'exfiltration', 'i ~2 instructed|programmed ~1 to'),
   // Declaring the model's limits gone.
+  strong('override.dismiss-instructions-bare', 'override', '@dismiss @strictInstructions'),
+  weak('override.dismiss-that-and', 'override', '@dismiss that|this|it ~1 and|then ~2 print|say|write|output|tell|respond|reply|answer|return|repeat|show'),
+  weak('override.dismiss-limits', 'override', '@dismiss ~1 @limitNoun'),
   strong('override.authority-override', 'override', '@authorityName ~1 override|overrides|overriding'),
   strong('override.you-have-no-limits', 'override', 'you ~3 have|are|re|ve ~2 no|zero|without|free ~3 @limitNoun'),
   strong('override.act-without-limits', 'override', '@unboundVerb ~5 without ~2 @limitNoun'),
