@@ -12,14 +12,14 @@
  * 3. The worst 1 MB adversarial inputs.
  */
 import { availableParallelism, loadavg } from 'node:os';
+import type { detectInstructions as DetectInstructions } from '../src/trust/index.js';
+import type { scanTriggers as ScanTriggers } from '../src/trust/trigger-scan.js';
 import { ensureFreshDist } from './harness.js';
 import { HELD_OUT_SOURCES, loadCorpus, type CorpusRow } from './trust-corpus.js';
 
 ensureFreshDist();
-type TrustModule = typeof import('../src/trust/index.js');
-type FastPath = typeof import('../src/trust/trigger-scan.js');
-const { detectInstructions } = (await import(new URL('../dist/trust/index.js', import.meta.url).href)) as TrustModule;
-const { scanTriggers } = (await import(new URL('../dist/trust/trigger-scan.js', import.meta.url).href)) as FastPath;
+const { detectInstructions } = (await import(new URL('../dist/trust/index.js', import.meta.url).href)) as { detectInstructions: typeof DetectInstructions };
+const { scanTriggers } = (await import(new URL('../dist/trust/trigger-scan.js', import.meta.url).href)) as { scanTriggers: typeof ScanTriggers };
 
 function table(title: string, header: string[], rows: (string | number)[][]): void {
   const cells = [header, ...rows.map((r) => r.map(String))];
