@@ -1,69 +1,68 @@
 /**
- * Instruction detection over all the external texts of one result at once, so a payload split
- * across fields, keys or blocks ("Ignore all" in one value, "previous instructions" in the
- * next) is seen whole, then the verdict is split back per text.
- *
- * Seam: the detector's own multi-text entry point replaces the join below when it lands; the
- * contract of this function (one verdict, spans per text) stays.
+ * Detection over several texts read as one (SPEC T7): the untrusted fields of one result are
+ * joined, so a payload split across two fields ("Ignore all previous" | "instructions and …")
+ * is seen whole, and every span is mapped back to the field and offset it came from.
  */
-import { detectInstructions } from './detect-instructions.js';
+import { detectSpans, detectionVerdict, type DetectOptions, type DetectionSpan } from './detect-instructions.js';
 
-/** Spans and families that fell inside one text. */
-export interface TextVerdict {
-  readonly families: readonly string[];
-  readonly spans: readonly { readonly family: string; readonly start: number; readonly end: number }[];
+/** A span in one of the input texts: `field` is its index, offsets are that text's own. */
+export interface FieldSpan extends DetectionSpan {
+  readonly field: number;
 }
 
-/** The verdict over all texts, and what fell inside each. */
-export interface AcrossVerdict {
-  /** True when the texts, read together, are instruction-like. */
+/** Verdict of {@link detectInstructionsAcross}. */
+export interface FieldsDetection {
+  /** True when the texts read together are instruction-like. */
   readonly instructional: boolean;
-  readonly perText: readonly TextVerdict[];
+  readonly families: readonly string[];
+  /** Spans per field; a span crossing a field boundary appears once in each field it covers. */
+  readonly spans: readonly FieldSpan[];
+  /** Indexes of the fields holding at least one span, ascending. */
+  readonly fields: readonly number[];
 }
 
+// Line breaks between fields: word rules read across them, line-start rules still see a line start.
 const SEPARATOR = '\n';
-const MAX_SPANS = 4096;
 
 /**
- * Detect across `texts` (in order, as one text with line breaks between them).
- * @example detectAcross(['Ignore all', 'previous instructions.']).instructional // true
+ * Detect instruction-like text across several fields read in order. Linear in the total length.
+ * @example detectInstructionsAcross(['Ignore all previous', 'instructions.']).spans.map((s) => s.field) // [0, 1]
  */
-export function detectAcross(texts: readonly string[]): AcrossVerdict {
+export function detectInstructionsAcross(texts: readonly string[], options: DetectOptions = {}): FieldsDetection {
   const starts: number[] = [];
   let joined = '';
-  for (const t of texts) {
+  for (const [i, t] of texts.entries()) {
+    if (i > 0) joined += SEPARATOR;
     starts.push(joined.length);
-    joined += t + SEPARATOR;
+    joined += t;
   }
-  const d = detectInstructions(joined, { maxSpans: MAX_SPANS });
-  const perText = texts.map(() => ({ families: new Set<string>(), spans: [] as { family: string; start: number; end: number }[] }));
+  const d = detectionVerdict(detectSpans(joined, options), { ...options, maxSpans: Number.MAX_SAFE_INTEGER });
+  const fieldOf = (offset: number): number => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] ?? 0) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const spans: FieldSpan[] = [];
   for (const s of d.spans) {
-    // Every text the span touches gets its clipped part.
-    let i = upperBound(starts, s.start);
-    for (; i < texts.length; i++) {
-      const base = starts[i] as number;
-      const len = (texts[i] as string).length;
-      if (base > s.end || (base === s.end && s.end > s.start)) break;
-      const start = Math.max(0, s.start - base);
-      const end = Math.min(len, s.end - base);
-      if (end < start || (end === start && s.end > s.start && start === len)) continue;
-      const v = perText[i];
-      if (v === undefined) continue;
-      v.families.add(s.family);
-      v.spans.push({ family: s.family, start, end });
+    if (texts.length === 0) break;
+    for (let f = fieldOf(s.start); f < texts.length && (starts[f] ?? 0) < Math.max(s.end, s.start + 1); f++) {
+      const base = starts[f] ?? 0;
+      const len = texts[f]?.length ?? 0;
+      const start = Math.max(s.start, base) - base;
+      const end = Math.min(s.end, base + len) - base;
+      if (end > start || (s.start === s.end && start <= len)) spans.push({ ...s, field: f, start, end: Math.max(start, end) });
     }
   }
-  return { instructional: d.instructional, perText: perText.map((v) => ({ families: [...v.families].sort(), spans: v.spans })) };
-}
-
-/** Index of the last start ≤ at. */
-function upperBound(starts: readonly number[], at: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((starts[mid] ?? 0) <= at) lo = mid;
-    else hi = mid - 1;
-  }
-  return Math.max(0, lo);
+  const maxSpans = options.maxSpans ?? 64;
+  return {
+    instructional: d.instructional,
+    families: d.families,
+    spans: spans.slice(0, maxSpans),
+    fields: [...new Set(spans.map((s) => s.field))].sort((a, b) => a - b),
+  };
 }

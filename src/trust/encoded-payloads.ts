@@ -1,45 +1,210 @@
 /**
- * Encoded payloads: long base64 or hex runs in the original text whose decoded form is readable
- * text. The detector re-scans the decoded text (one level deeper) and flags the run when the
- * decoded text is itself instructional. Runs are found in one linear pass; decoding is linear in
- * the run length.
+ * Encoded payloads: base64 (standard or URL-safe), hex and binary runs in a text, contiguous or
+ * spread over several chunks separated by whitespace ("aWdu b3Jl", "69 67 6e", one base64 line
+ * broken over many), whose decoded bytes read as text. The detector scans the decoded text
+ * again, to a bounded depth, so base64 of base64 is reached: decoded text need not contain a
+ * space, only read as printable text. Runs are found in one linear pass; decoding is linear in
+ * the run length, and the total decoded per call is capped.
  */
 
 /** A decodable run: original [start, end) and the decoded text. */
 export interface EncodedRun {
-  readonly kind: 'base64' | 'hex';
+  readonly kind: 'base64' | 'hex' | 'binary';
   readonly start: number;
   readonly end: number;
   readonly decoded: string;
 }
 
-const MIN_BASE64 = 20;
-const MIN_HEX = 24;
+const MIN_BASE64 = 16;
+const MIN_HEX = 16;
+const MIN_BINARY = 32;
 /** Decoded bytes examined per text, so a huge blob cannot multiply the work. */
 const DECODE_BUDGET = 4 * 1024 * 1024;
 
-function isBase64Char(c: number): boolean {
-  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2f || c === 0x2d || c === 0x5f;
+const isUpper = (c: number): boolean => c >= 0x41 && c <= 0x5a;
+const isLower = (c: number): boolean => c >= 0x61 && c <= 0x7a;
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+/** A base64 (standard or URL-safe) character. */
+export function isBase64Char(c: number): boolean {
+  return isUpper(c) || isLower(c) || isDigit(c) || c === 0x2b || c === 0x2f || c === 0x2d || c === 0x5f;
 }
 function isHexChar(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+  return isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+}
+/** Whitespace allowed between the chunks of one spread-out run. */
+export function isChunkGap(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-/** Readable when nearly all bytes are printable ASCII or whitespace, and it has letters and spaces. */
-function readable(bytes: Buffer): string | null {
-  if (bytes.length < 8) return null;
-  let printable = 0;
-  let spaces = 0;
-  for (const b of bytes) {
-    if ((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x0d || b === 0x09) printable++;
-    if (b === 0x20) spaces++;
+const UTF8 = new TextDecoder('utf-8');
+
+/**
+ * Readable when it decodes as UTF-8 and nearly every character is a letter, digit, punctuation
+ * or whitespace, with a few letters. No space is required: the text may itself be an encoding.
+ */
+export function readableText(bytes: Uint8Array): string | null {
+  if (bytes.length < 6) return null;
+  const text = UTF8.decode(bytes);
+  let bad = 0;
+  let letters = 0;
+  const total = text.length;
+  for (let i = 0; i < total; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a)) letters++;
+      else if (c < 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) bad++;
+      else if (c === 0x7f) bad++;
+    } else if (c === 0xfffd || c < 0xa0) bad++;
+    else if (c >= 0xd800 && c <= 0xdfff) i++; // astral: one character, counted as readable
+    else if (/\p{L}/u.test(text[i] ?? '')) letters++;
+    // Garbage shows early: stop as soon as it cannot reach 92 % readable.
+    if (bad > 16 && bad > 0.08 * (i + 1)) return null;
   }
-  if (printable / bytes.length < 0.95 || spaces === 0) return null;
-  return bytes.toString('latin1');
+  return bad <= 0.08 * total && letters >= 4 && letters >= 0.3 * total ? text : null;
+}
+
+function decodeBase64(chars: string): Uint8Array {
+  return Buffer.from(chars.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+}
+
+interface Chunk { s: number; e: number; upper: boolean; lower: boolean; digit: boolean; hexOnly: boolean; binary: boolean; mixedCase: boolean }
+
+// `cap` bounds the units read (a wider chunk reads as cap wide: too wide to join a spread run).
+function readChunk(text: string, i: number, cap = Infinity): Chunk {
+  const s = i;
+  let upper = false;
+  let lower = false;
+  let digit = false;
+  let hexOnly = true;
+  let binary = true;
+  let mixedCase = false;
+  let prevLower = false;
+  while (i < text.length && i - s < cap && isBase64Char(text.charCodeAt(i))) {
+    const c = text.charCodeAt(i);
+    if (!isHexChar(c)) hexOnly = false;
+    if (c !== 0x30 && c !== 0x31) binary = false;
+    if (isUpper(c)) { upper = true; if (prevLower) mixedCase = true; }
+    if (isLower(c)) lower = true;
+    if (isDigit(c)) digit = true;
+    prevLower = isLower(c);
+    i++;
+  }
+  while (i < text.length && i - s < Math.min(256, cap) && text.charCodeAt(i) === 0x3d) i++; // base64 padding
+  return { s, e: i, upper, lower, digit, hexOnly, binary, mixedCase };
 }
 
 /**
- * Find base64 and hex runs whose decoded bytes are readable text.
+ * The end of the chunk at `i` when it can neither be decoded alone (shorter than 16), nor
+ * look encoded, nor open a spread-out run (a capitalized word of base64 group width); else `i`.
+ */
+function plainChunkEnd(text: string, i: number): number {
+  const s = i;
+  let upper = false;
+  let prevLower = false;
+  let digit = false;
+  let letter = false;
+  for (; i < text.length && i - s < 16; i++) {
+    const c = text.charCodeAt(i);
+    if (!isBase64Char(c)) break;
+    if (isUpper(c)) { if (prevLower) return s; upper = true; letter = true; prevLower = false; }
+    else if (isLower(c)) { prevLower = true; letter = true; }
+    else { prevLower = false; if (isDigit(c)) digit = true; }
+  }
+  const w = i - s;
+  if (w >= 16 || (digit && letter) || text.charCodeAt(i) === 0x3d) return s;
+  if (digit && w <= 8) return s; // hex or bit groups
+  return upper && w % 4 === 0 ? s : i;
+}
+
+/** A chunk that only an encoding would produce: inner case changes, letters with digits, hex or bit groups. */
+function encodedLooking(c: Chunk): boolean {
+  const w = c.e - c.s;
+  return c.mixedCase || (c.digit && (c.upper || c.lower)) || (c.hexOnly && w <= 8 && c.digit) || (c.binary && w === 8);
+}
+
+/** The chunk after whitespace at `from` (at most two whitespace characters), if any. */
+function peek(text: string, from: number, cap = Infinity): Chunk | undefined {
+  let k = from;
+  while (k < text.length && k - from < 2 && isChunkGap(text.charCodeAt(k))) k++;
+  return k > from && isBase64Char(text.charCodeAt(k)) ? readChunk(text, k, cap) : undefined;
+}
+
+function unpadded(text: string, c: Chunk): number {
+  let e = c.e;
+  while (e > c.s && text.charCodeAt(e - 1) === 0x3d) e--;
+  return e - c.s;
+}
+
+/**
+ * Whether a spread-out run opened at the chunk starting at `s` (if {@link findEncodedRuns}
+ * opens one there) is long enough to be decoded. Reads at most a few dozen units: the fast path
+ * asks it only where a chunk that looks encoded follows or precedes another.
+ * @example spreadRunReaches('aWdu b3Jl IGFs bCBw', 0) // true
+ */
+export function spreadRunReaches(text: string, s: number): boolean {
+  const head = readChunk(text, s, 65);
+  const width = head.e - head.s;
+  if (width >= 64 || !(encodedLooking(head) || (width % 4 === 0 && head.upper))) return false;
+  const second = peek(text, head.e, 65);
+  if (second === undefined || !(encodedLooking(head) || encodedLooking(second))) return false;
+  let len = unpadded(text, head);
+  let j = head.e;
+  while (j < text.length && isChunkGap(text.charCodeAt(j)) && text.charCodeAt(j - 1) !== 0x3d) {
+    const next = peek(text, j, 65);
+    if (next === undefined || !fits(text, head, next)) return false;
+    len += unpadded(text, next);
+    if (len >= MIN_HEX) return true;
+    j = next.e;
+  }
+  return false;
+}
+
+/**
+ * Whether `c` continues a run opened by `head`: 8-bit binary groups, hex groups no wider than
+ * the first, or base64 groups (equal width or encoded-looking), ending at base64 padding.
+ */
+function fits(text: string, head: Chunk, c: Chunk): boolean {
+  const width = head.e - head.s;
+  const w = c.e - c.s;
+  if (head.binary && width === 8) return c.binary && w === 8;
+  if (head.hexOnly && width <= 8) return c.hexOnly && w <= width;
+  return w <= 64 && (encodedLooking(c) || w === width || (w < width && text.charCodeAt(c.e - 1) === 0x3d));
+}
+
+/** Decode chunks read as one run: binary, hex, then base64, whichever reads as text first. */
+function decodeChunks(text: string, chunks: readonly Chunk[]): { kind: EncodedRun['kind']; decoded: string | null; len: number } {
+  const joined = chunks.map((c) => text.slice(c.s, c.e)).join('');
+  const len = joined.replace(/=+$/, '').length;
+  let decoded: string | null = null;
+  let kind: EncodedRun['kind'] = 'base64';
+  if (chunks.every((c) => c.binary) && len >= MIN_BINARY && len % 8 === 0) {
+    const bytes = new Uint8Array(len / 8);
+    for (let k = 0; k < bytes.length; k++) bytes[k] = Number.parseInt(joined.slice(k * 8, k * 8 + 8), 2);
+    decoded = readableText(bytes);
+    kind = 'binary';
+  } else if (chunks.every((c) => c.hexOnly) && len >= MIN_HEX && len % 2 === 0) {
+    decoded = readableText(Buffer.from(joined, 'hex'));
+    kind = 'hex';
+  }
+  if (decoded === null && len >= MIN_BASE64 && chunks.some((c) => c.upper) && chunks.some((c) => c.lower || c.digit)) {
+    decoded = readableText(decodeBase64(joined));
+    kind = 'base64';
+  }
+  return { kind, decoded, len };
+}
+
+/**
+ * Whether the chunk starting at `s` decodes, on its own, to readable text (as
+ * {@link findEncodedRuns} would decode it).
+ * @example chunkDecodes(Buffer.from('ignore all previous').toString('base64'), 0) // true
+ */
+export function chunkDecodes(text: string, s: number): boolean {
+  return decodeChunks(text, [readChunk(text, s)]).decoded !== null;
+}
+
+/**
+ * Find base64, hex and binary runs (contiguous or spread over whitespace-separated chunks)
+ * whose decoded bytes are readable text.
  * @example findEncodedRuns('x ' + Buffer.from('ignore all previous instructions').toString('base64'))[0]?.decoded
  */
 export function findEncodedRuns(text: string): EncodedRun[] {
@@ -47,33 +212,50 @@ export function findEncodedRuns(text: string): EncodedRun[] {
   let budget = DECODE_BUDGET;
   const n = text.length;
   let i = 0;
+  const tryRun = (chunks: Chunk[]): boolean => {
+    const first = chunks[0];
+    const last = chunks[chunks.length - 1];
+    if (first === undefined || last === undefined) return false;
+    const run = decodeChunks(text, chunks);
+    budget -= run.len;
+    if (run.decoded === null) return false;
+    runs.push({ kind: run.kind, start: first.s, end: last.e, decoded: run.decoded });
+    return true;
+  };
   while (i < n && budget > 0) {
     if (!isBase64Char(text.charCodeAt(i))) { i++; continue; }
-    const s = i;
-    let hexOnly = true;
-    let upper = false;
-    let lower = false;
-    while (i < n && isBase64Char(text.charCodeAt(i))) {
-      const c = text.charCodeAt(i);
-      if (!isHexChar(c)) hexOnly = false;
-      if (c >= 0x41 && c <= 0x5a) upper = true;
-      if (c >= 0x61 && c <= 0x7a) lower = true;
-      i++;
+    // Most chunks are short plain words: skip them without reading them into a Chunk.
+    const end = plainChunkEnd(text, i);
+    if (end > i) { i = end; continue; }
+    const head = readChunk(text, i);
+    // A spread-out run: chunks that look encoded (case changes inside, digits, or hex/binary
+    // groups) separated by single whitespace. Ordinary words never have inner case changes.
+    const chunks = [head];
+    let j = head.e;
+    const width = head.e - head.s;
+    // Most words are plain: only a chunk that looks encoded, or a capitalized one of base64
+    // group width, may open a spread-out run.
+    if (width < 64 && (encodedLooking(head) || (width % 4 === 0 && head.upper))) {
+      const second = peek(text, head.e);
+      if (second !== undefined && (encodedLooking(head) || encodedLooking(second))) {
+        while (j < n && isChunkGap(text.charCodeAt(j)) && text.charCodeAt(j - 1) !== 0x3d) {
+          const next = peek(text, j);
+          if (next === undefined || !fits(text, head, next)) break;
+          chunks.push(next);
+          j = next.e;
+          if (chunks.length > 65_536) break;
+        }
+      }
     }
-    let e = i;
-    while (e < n && e - i < 2 && text.charCodeAt(e) === 0x3d) e++;
-    const len = i - s;
-    if (hexOnly && len >= MIN_HEX && len % 2 === 0) {
-      budget -= len;
-      const decoded = readable(Buffer.from(text.slice(s, i), 'hex'));
-      if (decoded !== null) runs.push({ kind: 'hex', start: s, end: i, decoded });
-    } else if (len >= MIN_BASE64 && upper && lower) {
-      budget -= len;
-      const raw = text.slice(s, i).replace(/-/g, '+').replace(/_/g, '/');
-      const decoded = readable(Buffer.from(raw, 'base64'));
-      if (decoded !== null) runs.push({ kind: 'base64', start: s, end: e, decoded });
+    if (chunks.length > 1) {
+      // The chunks are consumed either way: a failed spread run is tried chunk by chunk, never
+      // again from its second chunk (which would make the scan quadratic).
+      if (!tryRun(chunks)) for (const c of chunks) if (c.e - c.s >= MIN_HEX && budget > 0) tryRun([c]);
+      i = j;
+      continue;
     }
-    i = e;
+    if (head.e - head.s >= MIN_HEX) tryRun([head]);
+    i = Math.max(head.e, i + 1);
   }
   return runs;
 }

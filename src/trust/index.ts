@@ -8,8 +8,10 @@
  */
 export { detectInstructions, INSTRUCTION_FAMILIES } from './detect-instructions.js';
 export type { Detection, DetectionSpan, DetectOptions, InstructionFamily } from './detect-instructions.js';
-export { detectAcross } from './detect-across.js';
-export type { AcrossVerdict, TextVerdict } from './detect-across.js';
+export { detectInstructionsAcross } from './detect-across.js';
+export type { FieldSpan, FieldsDetection } from './detect-across.js';
+export { detectInToolMetadata, TOOL_METADATA_IGNORED_RULES } from './tool-metadata-scan.js';
+export type { ToolMetadataInput, ToolMetadataFinding, ToolMetadataDetection } from './tool-metadata-scan.js';
 export { normalizeText } from './normalize-text.js';
 export type { NormalizedText, HiddenUnicode } from './normalize-text.js';
 export { isolate, UNTRUSTED_SOURCE_TYPES, DEFAULT_ALLOWED_USES, DEFAULT_FORBIDDEN_USES } from './isolate.js';

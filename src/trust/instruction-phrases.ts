@@ -7,29 +7,43 @@
  * two different ones fire (see `detect-instructions.ts`).
  */
 import type { PhraseRule } from './phrase-matcher.js';
+import { PROBE_GROUPS, PROBE_RULES } from './probe-phrases.js';
 
 /** Named word lists used by the phrase rules (`@name`). All lower case, already normalized. */
-export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
+const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   dismiss: [
+    'negeer', 'negeren', 'vergeet', 'ignoriert', 'missachte', 'vergessen', 'ignorer', 'oublier', 'ignoren', 'olvidar', 'olviden', 'descarta', 'ignori', 'ignorare', 'dimentichi', 'dimenticare', 'esqueca', 'esquece', 'esquecer', 'desconsidere', 'desconsidera', 'игнорируй', 'игнорируйте', 'игнорировать', 'проигнорируй', 'забудь', 'забудьте', 'отбрось', 
     'ignore', 'disregard', 'forget', 'skip', 'override', 'bypass', 'neglect', 'abandon', 'dismiss', 'overlook',
     'discard', 'overwrite', 'ignoriere', 'ignorieren', 'vergiss', 'ignorez', 'oubliez', 'oublie', 'ignora',
     'ignorar', 'olvida', 'olvide', 'dimentica',
   ],
+  dismissOrAside: [
+    'negeer', 'negeren', 'vergeet', 'ignoriert', 'missachte', 'vergessen', 'ignorer', 'oublier', 'ignoren', 'olvidar', 'olviden', 'descarta', 'ignori', 'ignorare', 'dimentichi', 'dimenticare', 'esqueca', 'esquece', 'esquecer', 'desconsidere', 'desconsidera', 'игнорируй', 'игнорируйте', 'игнорировать', 'проигнорируй', 'забудь', 'забудьте', 'отбрось', 
+    'ignore', 'disregard', 'forget', 'skip', 'override', 'bypass', 'neglect', 'abandon', 'dismiss', 'overlook',
+    'discard', 'overwrite', 'ignoriere', 'ignorieren', 'vergiss', 'ignorez', 'oubliez', 'oublie', 'ignora',
+    'ignorar', 'olvida', 'olvide', 'dimentica',
+    'aside',
+  ],
   prior: [
+    'vorigen', 'fruheren', 'vorige', 'eerdere', 'voorgaande', 'bovenstaande', 'precedents', 'precedente', 'anterieures', 'anteriores', 'anterior', 'previas', 'previos', 'precedentes', 'предыдущие', 'предыдущих', 'прежние', 'прошлые', 'предыдущую', 'системные', 
     'previous', 'prior', 'above', 'earlier', 'preceding', 'former', 'initial', 'original', 'old', 'existing',
     'system', 'safety', 'developer', 'default', 'given', 'provided', 'current', 'preset', 'vorherigen',
     'bisherigen', 'obigen', 'precedentes', 'anteriores', 'previas', 'precedenti',
   ],
-  determiner: ['all', 'any', 'your', 'every', 'each', 'alle', 'toutes', 'todas', 'tutte'],
+  determiner: [
+    'tous', 'tout', 'todos', 'todas', 'tutti', 'alle', 'все', 'всё', 'любые', 'jeglichen', 'sämtliche', 'all', 'any', 'your', 'every', 'each', 'alle', 'toutes', 'todas', 'tutte'],
   instructions: [
+    'instructies', 'opdrachten', 'aanwijzingen', 'regels', 'regles', 'directives', 'reglas', 'ordenes', 'regole', 'direttive', 'indicazioni', 'instrucoes', 'instrucao', 'regras', 'orientacoes', 'diretrizes', 'инструкции', 'инструкций', 'указания', 'указаний', 'правила', 'команды', 'anordnungen', 'vorgaben', 'instruktionen', 
     'instructions', 'instruction', 'prompt', 'prompts', 'rules', 'guidelines', 'directions', 'directives',
     'directive', 'commands', 'orders', 'guidance', 'constraints', 'restrictions', 'policies', 'programming',
     'context', 'conversation', 'anweisungen', 'anweisung', 'befehle', 'regeln', 'consignes', 'instrucciones',
     'istruzioni', 'indicaciones',
   ],
   strictInstructions: ['instructions', 'instruction', 'prompt', 'prompts', 'directives', 'guidelines', 'programming'],
-  everything: ['everything', 'anything', 'all', 'alles', 'tout', 'todo', 'tutto'],
-  priorAdverb: ['before', 'above', 'previously', 'prior', 'earlier', 'said', 'told', 'so', 'until', 'davor', 'zuvor', 'bisher', 'avant', 'antes', 'prima'],
+  everything: [
+    'alles', 'tudo', 'всё', 'все', 'everything', 'anything', 'all', 'alles', 'tout', 'todo', 'tutto'],
+  priorAdverb: [
+    'eerder', 'hiervoor', 'voordien', 'auparavant', 'precedemment', 'anteriormente', 'prima', 'precedentemente', 'раньше', 'ранее', 'до', 'before', 'above', 'previously', 'prior', 'earlier', 'said', 'told', 'so', 'until', 'davor', 'zuvor', 'bisher', 'avant', 'antes', 'prima'],
   negation: ['don', 'dont', 'never', 'stop', 'cease'],
   obey: ['follow', 'obey', 'listen', 'adhere', 'comply', 'heed'],
   leakVerb: [
@@ -103,13 +117,27 @@ export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   argNoun: ['arguments', 'argument', 'parameters', 'parameter', 'args', 'params', 'inputs'],
   docEnd: ['document', 'text', 'context', 'input', 'email', 'message', 'data', 'file', 'page', 'content', 'prompt', 'conversation'],
   persona: ['act', 'behave', 'roleplay', 'pretend'],
+  priorPost: [
+    'above', 'previous', 'prior', 'earlier', 'before', 'preceding', 'precedentes', 'precedents', 'anterieures',
+    'anteriores', 'previas', 'precedenti', 'previe', 'vorherigen', 'vorigen', 'eerdere', 'vorige', 'предыдущие',
+  ],
+  what: ['that', 'what', 'everything', 'anything', 'all', 'whatever', 'which'],
+  toldVerb: ['told', 'instructed', 'taught', 'programmed', 'asked', 'given', 'said', 'trained', 'ordered', 'commanded', 'directed', 'briefed'],
+  gotVerb: ['told', 'instructed', 'taught', 'programmed', 'asked', 'given', 'said', 'trained', 'ordered', 'commanded', 'directed', 'briefed', 'received', 'got', 'issued'],
+  voided: ['void', 'cancelled', 'canceled', 'obsolete', 'invalid', 'revoked', 'outdated', 'superseded', 'overridden', 'null', 'rescinded', 'suspended', 'lifted', 'deprecated'],
+  supersede: ['supersede', 'supersedes', 'override', 'overrides', 'replace', 'replaces', 'overrule', 'overrules', 'trump', 'trumps'],
+  goVerb: ['go', 'navigate', 'visit', 'open', 'browse', 'click', 'download', 'fetch', 'load', 'access'],
+  webNoun: ['url', 'link', 'page', 'site', 'website', 'address', 'http', 'https', 'www'],
+  complete: ['complete', 'finish', 'accomplish', 'perform', 'solve', 'fulfil', 'fulfill', 'achieve', 'continue'],
+  authority: ['developer', 'developers', 'creator', 'creators', 'administrator', 'admin', 'owner', 'operator', 'programmer', 'maker', 'supervisor', 'maintainer', 'maintainers', 'trainer', 'trainers'],
+  secretThing: ['secret', 'password', 'passcode', 'passphrase', 'access', 'code', 'key', 'instructions', 'prompt', 'rules', 'guidelines'],
 };
 
 const strong = (id: string, family: string, source: string): PhraseRule => ({ id, family, strong: true, source });
 const weak = (id: string, family: string, source: string): PhraseRule => ({ id, family, strong: false, source });
 
 /** The phrase rules. `id` is stable and appears in scan output. */
-export const PHRASE_RULES: readonly PhraseRule[] = [
+const BASE_RULES: readonly PhraseRule[] = [
   // override — dismissing whatever the reader was told before.
   strong('override.dismiss-prior', 'override', '@dismiss ~3 @prior ~2 @instructions'),
   strong('override.dismiss-all', 'override', '@dismiss @determiner ~2 @strictInstructions'),
@@ -117,15 +145,16 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
   weak('override.dismiss-rules', 'override', '@dismiss ~3 @instructions'),
   strong('override.do-not-follow', 'override', '@negation ~1 @obey ~3 @prior ~2 @instructions'),
   strong('override.do-not-follow-2', 'override', 'do not ~1 @obey ~3 @prior ~2 @instructions'),
-  strong('override.new-task', 'override', 'your @newAdj ~1 @taskNoun'),
+  strong('override.new-task', 'override', 'your new|real|actual|true|updated|revised|urgent ~1 @taskNoun'),
+  weak('override.main-task', 'override', 'your @newAdj ~1 @taskNoun'),
   weak('override.new-instructions', 'override', 'new|updated|revised|additional @strictInstructions'),
-  strong('override.instead-of-task', 'override', 'instead of ~3 @request'),
+  weak('override.instead-of-task', 'override', 'instead of ~3 @request'),
   weak('override.from-now-on', 'override', 'from ~1 @now ~2 you ~1 @modal'),
   weak('override.henceforth', 'override', '@henceforth ~2 you ~1 @modal'),
   strong('override.you-are-now-unrestricted', 'override', 'you are|re now ~3 @unrestricted'),
   strong('override.do-anything-now', 'override', 'do anything now'),
   weak('override.mode', 'override', '@modeName mode'),
-  strong('override.enable-mode', 'override', 'enable|activate|enter|switch ~2 @modeName mode'),
+  strong('override.enable-mode', 'override', 'enable|activate|enter|switch|simulate|emulate|start|engage ~2 @modeName mode'),
   strong('override.leak-prompt', 'override', '@leakVerb ~4 @secretAdj ~1 prompt|prompts|instructions'),
   strong('override.repeat-above', 'override', 'repeat|print|output ~2 words|text|everything|lines ~1 above'),
   strong('override.no-restrictions', 'override', 'without|no ~1 any ~1 restrictions|limitations|filters|censorship|guardrails ~3 you'),
@@ -133,18 +162,42 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
   weak('override.stop-doing', 'override', 'stop|cease ~1 what ~1 you ~2 doing'),
   strong('override.stop-doing-now', 'override', 'immediately|now ~1 stop|cease ~1 what ~1 you ~2 doing'),
   weak('override.end-of-document', 'override', 'end of ~1 the|this ~1 @docEnd'),
-  weak('override.persona', 'override', 'i want you to ~1 @persona'),
   weak('override.respond-only', 'override', 'respond|reply|answer|output ~1 only ~1 with'),
   weak('override.nothing-else', 'override', 'say|output|print|respond|reply|write ~8 and|but ~1 nothing else'),
   weak('override.pwned', 'override', 'have ~1 been pwned|pwnd'),
 
+  // Generalized shapes: dismissing what the reader was told, declaring it void, superseding it.
+  strong('override.dismiss-told', 'override', '@dismiss ~4 @what ~3 you ~3 @toldVerb'),
+  strong('override.dismiss-rules-after', 'override', '@dismiss ~3 @instructions ~1 @priorPost'),
+  strong('override.dismiss-all-rules', 'override', '@dismiss ~2 all ~2 @instructions'),
+  strong('override.prior-void', 'override', '@prior ~2 @instructions ~4 void|cancelled|canceled|obsolete|invalid|revoked|outdated|superseded|overridden|null|rescinded'),
+  strong('override.no-longer-apply', 'override', '@prior ~2 @instructions ~4 no longer ~1 apply|valid|relevant|matter|binding|needed'),
+  strong('override.supersede-prior', 'override', '@supersede ~3 all|any|every|your ~2 @prior ~2 @instructions'),
+  strong('override.pay-no-attention', 'override', 'pay no attention ~3 @prior ~2 @instructions'),
+  strong('override.set-aside', 'override', 'set aside|put ~4 @prior ~2 @instructions'),
+  strong('override.dismiss-what-you-got', 'override', '@dismissOrAside ~3 @instructions ~2 you ~3 @gotVerb'),
+  strong('override.yours-void', 'override', '@instructions ~1 you ~3 @gotVerb ~3 are|is|were|now ~2 @voided'),
+  // Urgent directives to an agent in the middle of its task.
+  strong('hijack.to-complete-task', 'task_hijack', 'in order ~1 to ~1 @complete ~2 your|the ~2 @taskNoun ~4 you ~1 must|need|have|should'),
+  weak('hijack.before-anything-else', 'task_hijack', 'before ~1 doing|you|anything ~2 anything|else'),
+  weak('hijack.urgent-must', 'task_hijack', '@important ~5 you ~1 must|need|have'),
+  weak('hijack.must-go-to', 'task_hijack', 'you ~1 must|need|should|have ~2 @goVerb ~4 @webNoun'),
+  // Tool-call demands: naming the tool the reader must use.
+  weak('tool.by-using-tool', 'tool_call', 'by|via ~1 using|calling|invoking|running ~1 the ~3 tool|function|api|command'),
+  weak('tool.no-other-tools', 'tool_call', 'do|don ~1 not ~1 use|call|invoke ~2 other ~1 tools|tool|functions'),
+  // Authority claims and secret probing.
+  weak('addressed.authority-claim', 'addressed_to_ai', 'i am|im|this is|as ~1 your ~2 @authority'),
+  weak('exfil.ask-secret', 'exfiltration', 'what ~1 is|are|s ~1 your ~1 @secretThing'),
+
   // addressed_to_ai — a message aimed at the model rather than the human reader.
   strong('addressed.to-you-ai', 'addressed_to_ai', 'to|for you ~2 @aiStrictName'),
-  strong('addressed.greeting-ai', 'addressed_to_ai', '@greeting ~2 @aiStrictName'),
+  strong('addressed.greeting-ai', 'addressed_to_ai', 'dear|hey|hi|hello|yo|attention|calling @aiStrictName'),
+  weak('addressed.note-ai', 'addressed_to_ai', '@greeting ~2 @aiStrictName'),
   strong('addressed.greeting-language-model', 'addressed_to_ai', '@greeting ~3 language model|models'),
   strong('addressed.if-you-are-ai', 'addressed_to_ai', 'if you are|re ~2 @aiName'),
   strong('addressed.ai-reading-this', 'addressed_to_ai', '@aiName ~2 @readerVerb ~1 this'),
-  strong('addressed.note-to-assistant', 'addressed_to_ai', 'note|message|instructions|instruction|notice ~1 to|for ~1 the|any|all|every ~1 @aiName'),
+  strong('addressed.note-to-assistant', 'addressed_to_ai', 'note|message|instructions|instruction|notice ~1 to|for ~1 the|any|all|every ~1 @aiStrictName'),
+  weak('addressed.note-to-model', 'addressed_to_ai', 'note|message|instructions|instruction|notice ~1 to|for ~1 the|any|all|every ~1 @aiName'),
   weak('addressed.dear-assistant', 'addressed_to_ai', 'dear|hey|hi|hello ~1 assistant|agent|model|bot'),
   weak('addressed.access-granted', 'override', 'say|output|print|respond|reply|write ~3 access granted'),
   weak('addressed.you-are-ai', 'addressed_to_ai', 'you are ~2 @aiName'),
@@ -161,7 +214,8 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
   strong('hijack.conceal-from-user-2', 'task_hijack', 'do not ~1 @tell ~2 @principal'),
   weak('hijack.without-telling', 'task_hijack', 'without ~1 @telling ~2 @principal'),
   strong('hijack.keep-secret', 'task_hijack', 'keep ~3 secret|hidden|confidential ~2 from ~1 @principal'),
-  strong('hijack.edit-your-output', 'task_hijack', '@editVerb ~14 your @yourOutput'),
+  strong('hijack.edit-your-output', 'task_hijack', '@editVerb ~8 your @yourOutput'),
+  strong('hijack.edit-within-output', 'task_hijack', '@editVerb ~12 in|within|into|throughout|inside your @yourOutput'),
   strong('hijack.in-your-output', 'task_hijack', 'in|within|throughout your @yourOutput ~3 @editVerb'),
   weak('hijack.code-block-ref', 'task_hijack', '@following code ~1 @codeBlock'),
   weak('hijack.your-code', 'task_hijack', 'your @codeNoun'),
@@ -178,3 +232,9 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
   // encoded_payload — asking the reader to decode and act.
   weak('encoded.decode-and-follow', 'encoded_payload', 'decode ~6 follow|execute|run|obey|perform'),
 ];
+
+/** Named word lists used by the phrase rules (`@name`), those of probe-phrases included. */
+export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = { ...BASE_GROUPS, ...PROBE_GROUPS };
+
+/** The phrase rules, probe-phrases' included. `id` is stable and appears in scan output. */
+export const PHRASE_RULES: readonly PhraseRule[] = [...BASE_RULES, ...PROBE_RULES];

@@ -14,11 +14,14 @@
  * region. Instruction detection runs once over all of a result's external text.
  */
 import { sha256Hex, type Envelope, type UntrustedContent, type Warning } from '../contract/index.js';
-import { detectAcross } from './detect-across.js';
+import { detectInstructionsAcross } from './detect-across.js';
 import { jsonOffset, serializeLeaves, type JsonLeaf } from './json-leaves.js';
 import { compileGlob, matchGlob, matchesSelfOrAncestor, type PointerGlob } from './pointer-glob.js';
 import { DEFAULT_ALLOWED_USES, DEFAULT_FORBIDDEN_USES, UNTRUSTED_SOURCE_TYPES, MEMBERS_MIME, externalRef } from './regions.js';
 import { formatPointer } from '../contract/index.js';
+
+// Spans kept over one result's external text (each entry gets the ones inside it).
+const MAX_SPANS = 4096;
 
 export { UNTRUSTED_SOURCE_TYPES, DEFAULT_ALLOWED_USES, DEFAULT_FORBIDDEN_USES };
 
@@ -260,19 +263,17 @@ export function isolate(envelope: Envelope, rules: IsolationRules = {}): Isolati
       pieceOf.push({ entry: i, leaf: null });
     }
   });
-  const verdict = detectAcross(pieces);
+  const verdict = detectInstructionsAcross(pieces, { maxSpans: MAX_SPANS });
   const families = all.map(() => new Set<string>());
   const spans = all.map(() => [] as { family: string; start: number; end: number }[]);
-  verdict.perText.forEach((v, p) => {
-    const where = pieceOf[p];
-    if (where === undefined || v.spans.length === 0) return;
-    for (const s of v.spans) {
-      families[where.entry]?.add(s.family);
-      const start = where.leaf === null ? s.start : jsonOffset(where.leaf, s.start);
-      const end = where.leaf === null ? s.end : jsonOffset(where.leaf, s.end);
-      spans[where.entry]?.push({ family: s.family, start, end });
-    }
-  });
+  for (const s of verdict.spans) {
+    const where = pieceOf[s.field];
+    if (where === undefined) continue;
+    families[where.entry]?.add(s.family);
+    const start = where.leaf === null ? s.start : jsonOffset(where.leaf, s.start);
+    const end = where.leaf === null ? s.end : jsonOffset(where.leaf, s.end);
+    spans[where.entry]?.push({ family: s.family, start, end });
+  }
   const entries = all.map((u, i): UntrustedContent => {
     const set = families[i];
     const fam = set === undefined || set.size === 0 ? [] : [...set].sort();

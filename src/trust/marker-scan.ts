@@ -50,9 +50,36 @@ const JSON_ARG_WEAK = ['"parameters"', '"args"', '"input"', "'parameters'", "'ar
 const JSON_CALL_KEYS = ['"tool_calls"', '"function_call"', '"tool_use"', '"tool_code"', '"functioncall"'];
 // Chat-API message objects forged inside data.
 const JSON_ROLE_KEYS = ['"role": "system"', '"role":"system"', '"role": "developer"', '"role":"developer"'];
-const CJK_OVERRIDES = ['忽略之前', '忽略以上', '忽略上述', '忽略所有', '忽略先前', '忽略前面', '无视之前', '无视以上', '無視之前', '忽略此前', '前の指示を無視', '以前の指示を無視', '이전 지시를 무시'];
 const NEAR = 300;
 const MAX_POSITIONS = 4096;
+
+/** Words the marker scan can fire on, for the detector's fast path (see trigger-scan). */
+export interface MarkerWords {
+  /** Bracketed words: role and tool tags, `user`, `function`, `img` (hyphens read as `_`). */
+  readonly tags: readonly string[];
+  /** Words after `##`. */
+  readonly hashHeaders: readonly string[];
+  /** The last word of every line label (`assistant`, `action input` → `input`, `to-do` → `do`). */
+  readonly labelEnds: readonly string[];
+  /** Quoted JSON keys (`"arguments"`, `"role"`…). */
+  readonly jsonKeys: readonly string[];
+}
+
+/**
+ * The marker scan's trigger words: text without any of them in marker position has no marker.
+ * @example markerWords().tags.includes('im_start') // true
+ */
+export function markerWords(): MarkerWords {
+  const lastWord = (label: string): string => label.split(/[^a-z0-9]+/).filter((w) => w !== '').pop() ?? label;
+  const quoted = [...JSON_NAME_KEYS, ...JSON_ARG_STRONG, ...JSON_ARG_WEAK, ...JSON_CALL_KEYS, ...JSON_ROLE_KEYS]
+    .map((k) => k.slice(1, k.indexOf(k[0] ?? '"', 1)));
+  return {
+    tags: [...ROLE_TAGS, ...TOOL_TAGS, 'user', 'function', 'img'],
+    hashHeaders: [...HASH_STRONG, ...HASH_WEAK],
+    labelEnds: [...new Set([...STRONG_TURN, ...WEAK_TURN, ...REACT, ...TODO_LABEL].map(lastWord))],
+    jsonKeys: [...new Set(quoted.filter((k) => !JSON_NAME_KEYS.some((n) => n.slice(1, -1) === k)))],
+  };
+}
 
 function isLabelChar(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2d || c === 0x20 || (c >= 0x30 && c <= 0x39);
@@ -219,10 +246,6 @@ export function scanMarkers(text: string, limit = 256): MarkerHit[] {
   }
   scanUrls(text, add);
   scanJsonCalls(text, add);
-  for (const phrase of CJK_OVERRIDES) {
-    const at = text.indexOf(phrase);
-    if (at !== -1) add('override.cjk', 'override', true, at, at + phrase.length);
-  }
   return hits;
 }
 

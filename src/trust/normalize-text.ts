@@ -2,12 +2,15 @@
  * Text normalization for the instruction detector (T7), with an offset map back to the input.
  *
  * One left-to-right pass over code points: Unicode tag characters (U+E0000–E007F) are decoded to
- * the ASCII they smuggle, zero-width and bidi controls are removed, each remaining character is
- * NFKC-folded, stripped of combining marks, lower-cased and folded from common Cyrillic/Greek
- * homoglyphs to Latin; whitespace runs collapse to one space (or one newline when the run held a
- * line break, so line-start rules still work). Per-character folding is cached, so the pass is
+ * the ASCII they smuggle; every other default-ignorable or filler code point (zero-width
+ * characters, bidi controls, variation selectors, Hangul fillers…) is removed; each remaining
+ * non-ASCII character is NFKC-folded, lower-cased, stripped of combining marks and folded to its
+ * prototype in Unicode's confusables table (Cyrillic, Greek, Armenian, Cherokee, mathematical
+ * letters… → Latin); whitespace runs collapse to one space (or one newline when the run held a
+ * line break, so line-start rules still work). Per-code-point folding is cached, so the pass is
  * linear in the input length.
  */
+import { confusablePrototype, isInvisible } from './confusables.js';
 
 /** What the normalizer removed or decoded that a reader of the rendered text would not see. */
 export interface HiddenUnicode {
@@ -15,7 +18,7 @@ export interface HiddenUnicode {
   readonly tagChars: number;
   /** Bidi embedding/override/isolate controls (U+202A–202E, U+2066–2069). */
   readonly bidiControls: number;
-  /** Zero-width characters sitting between two letters (a word split to dodge filters). */
+  /** Invisible characters (zero-width, fillers) sitting between two letters: a word split to dodge filters. */
   readonly zeroWidthInWords: number;
   /** Original [start, end) ranges of the hidden characters, at most {@link MAX_HIDDEN_RANGES}. */
   readonly ranges: readonly (readonly [number, number])[];
@@ -34,12 +37,9 @@ export interface NormalizedText {
 /** Hidden ranges kept for span reporting; counts stay exact beyond it. */
 export const MAX_HIDDEN_RANGES = 64;
 
-// Lookalikes NFKC leaves alone (different scripts), folded to the Latin letter they imitate.
-const HOMOGLYPHS: Readonly<Record<string, string>> = {
-  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x',
-  і: 'i', ї: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ӏ: 'l', һ: 'h', ɡ: 'g', ɑ: 'a', ı: 'i', ȷ: 'j',
-  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ϲ: 'c',
-  ʀ: 'r', ɴ: 'n', ʏ: 'y', ᴀ: 'a', ᴇ: 'e', ɪ: 'i', ᴏ: 'o', ꜱ: 's', ᴛ: 't', ᴜ: 'u',
+// Punctuation look-alikes folded to ASCII before the confusables table (which maps some of them
+// to other non-ASCII forms).
+const PUNCTUATION: Readonly<Record<string, string>> = {
   '\u2018': "'", '\u2019': "'", '\u201a': "'", '\u201b': "'", '\u2032': "'",
   '\u201c': '"', '\u201d': '"', '\u201e': '"', '\u2033': '"',
   '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-', '\u2014': '-', '\u2212': '-',
@@ -47,43 +47,87 @@ const HOMOGLYPHS: Readonly<Record<string, string>> = {
 
 const COMBINING = /\p{M}/gu;
 const UTF16 = new TextDecoder('utf-16le');
-const foldCache = new Map<number, string>();
+// Folded form per BMP code point (undefined = not computed yet); astral ones in a bounded map.
+const bmpCache: (string | undefined)[] = new Array<string | undefined>(0x10000);
+const astralCache = new Map<number, string>();
+/** What {@link foldCodePoint} returns for a code point that is not rendered at all. */
+export const INVISIBLE = '\u0000invisible';
 
-/** Fold one non-ASCII code point: NFKC, drop combining marks, lower-case, homoglyphs. */
-function foldCodePoint(cp: number): string {
-  const cached = foldCache.get(cp);
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
+
+/** Lower-case and drop combining marks where the base letter is Latin, Greek, Cyrillic or Armenian. */
+function bare(ch: string): string {
+  const lower = ch.toLowerCase();
+  const stripped = lower.normalize('NFD').replace(COMBINING, '');
+  let alphabetic = true;
+  for (let i = 0; i < stripped.length; i++) if (stripped.charCodeAt(i) >= 0x590) alphabetic = false;
+  return alphabetic ? stripped.normalize('NFC') : lower;
+}
+
+/**
+ * Fold one character (already NFKC): marks and case, then its confusables prototype when that
+ * is ASCII (trying the lower-case form first: `І` → `і` → `i`, not `l`). A prototype outside
+ * ASCII is not taken, so Cyrillic, CJK or Hangul text keeps its own letters.
+ */
+function foldChar(ch: string): string {
+  const punct = PUNCTUATION[ch];
+  if (punct !== undefined) return punct;
+  const b = bare(ch);
+  if (isAscii(b)) return b;
+  for (const start of [b, ch]) {
+    let cur = start;
+    for (let depth = 0; depth < 2; depth++) {
+      const proto = confusablePrototype(cur.codePointAt(0) ?? 0);
+      if (proto === undefined) break;
+      const p = bare(proto.normalize('NFKC'));
+      if (isAscii(p)) return PUNCTUATION[proto] ?? p;
+      if (p.length !== 1) break;
+      cur = p;
+    }
+  }
+  return b;
+}
+
+/** Fold one non-ASCII code point; {@link INVISIBLE} when it is not rendered at all. */
+export function foldCodePoint(cp: number): string {
+  const cached = cp < 0x10000 ? bmpCache[cp] : astralCache.get(cp);
   if (cached !== undefined) return cached;
-  const nfkc = String.fromCodePoint(cp).normalize('NFKC');
-  const bare = nfkc.normalize('NFD').replace(COMBINING, '').normalize('NFC').toLowerCase();
-  let out = '';
-  for (const ch of bare) out += HOMOGLYPHS[ch] ?? ch;
-  if (foldCache.size < 65_536) foldCache.set(cp, out);
+  let out: string;
+  if (isInvisible(cp)) out = INVISIBLE;
+  else {
+    out = '';
+    for (const ch of String.fromCodePoint(cp).normalize('NFKC')) out += foldChar(ch);
+  }
+  if (cp < 0x10000) bmpCache[cp] = out;
+  else if (astralCache.size < 65_536) astralCache.set(cp, out);
   return out;
 }
 
-function isZeroWidth(cp: number): boolean {
-  return cp === 0x200b || cp === 0x200c || cp === 0x200d || cp === 0x2060 || cp === 0xfeff || cp === 0x180e ||
-    cp === 0x00ad || (cp >= 0x2061 && cp <= 0x2064) || cp === 0x034f;
+// Invisible characters that are ordinary in real text and not worth reporting: joiners inside
+// emoji and Indic scripts, variation selectors, direction marks, soft hyphens.
+export function isBenignInvisible(cp: number): boolean {
+  return cp === 0x200c || cp === 0x200d || cp === 0x200e || cp === 0x200f || cp === 0x061c || cp === 0x00ad ||
+    (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef) || (cp >= 0x180b && cp <= 0x180f);
 }
 
-function isBidiControl(cp: number): boolean {
+export function isBidiControl(cp: number): boolean {
   return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-function isBidiMark(cp: number): boolean {
-  return cp === 0x200e || cp === 0x200f || cp === 0x061c;
-}
-
 /** 0 = not whitespace, 1 = blank, 2 = line break. */
-function whitespaceKind(cp: number): 0 | 1 | 2 {
+export function whitespaceKind(cp: number): 0 | 1 | 2 {
   if (cp === 0x0a || cp === 0x0d || cp === 0x0b || cp === 0x0c || cp === 0x85 || cp === 0x2028 || cp === 0x2029) return 2;
   if (cp === 0x20 || cp === 0x09 || cp === 0xa0 || cp === 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
     cp === 0x202f || cp === 0x205f || cp === 0x3000) return 1;
   return 0;
 }
 
-function isAsciiLetter(code: number): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+/** A letter of any script (after folding most are ASCII). */
+export function isLetterUnit(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0xc0 && code !== 0xd7 && code !== 0xf7);
 }
 
 /**
@@ -150,27 +194,37 @@ export function normalizeText(input: string): NormalizedText {
         emit(ascii >= 0x41 && ascii <= 0x5a ? ascii + 32 : ascii, i, end);
         lastSpace = ascii === 32;
       }
-    } else if (isZeroWidth(cp)) {
-      const prev = n > 0 ? out[n - 1] ?? 0 : 0;
-      if (cp !== 0x00ad && isAsciiLetter(prev) && isAsciiLetter(input.charCodeAt(end))) {
-        zeroWidthInWords++;
+      i = end;
+      continue;
+    }
+    const ws = whitespaceKind(cp);
+    if (ws !== 0) {
+      if (!lastSpace) { emit(ws === 2 ? 10 : 32, i, end); lastSpace = true; }
+      else if (ws === 2 && n > 0 && out[n - 1] === 32) out[n - 1] = 10;
+      i = end;
+      continue;
+    }
+    const folded = foldCodePoint(cp);
+    if (folded === INVISIBLE) {
+      if (isBidiControl(cp)) {
+        bidiControls++;
         hide(i, end);
+      } else if (!isBenignInvisible(cp) && n > 0 && isLetterUnit(out[n - 1] ?? 0)) {
+        // Skip further invisibles to see whether a letter follows: "i\u3164\u3164g".
+        let k = end;
+        while (k < len) {
+          const next = input.codePointAt(k) ?? 0;
+          if (next < 0x80 || foldCodePoint(next) !== INVISIBLE) break;
+          k += next > 0xffff ? 2 : 1;
+        }
+        if (k < len && isLetterUnit(input.charCodeAt(k))) {
+          zeroWidthInWords++;
+          hide(i, end);
+        }
       }
-    } else if (isBidiControl(cp)) {
-      bidiControls++;
-      hide(i, end);
-    } else if (isBidiMark(cp)) {
-      // Direction marks are ordinary in right-to-left text: removed, not reported.
     } else {
-      const ws = whitespaceKind(cp);
-      if (ws !== 0) {
-        if (!lastSpace) { emit(ws === 2 ? 10 : 32, i, end); lastSpace = true; }
-        else if (ws === 2 && n > 0 && out[n - 1] === 32) out[n - 1] = 10;
-      } else {
-        const folded = foldCodePoint(cp);
-        for (let k = 0; k < folded.length; k++) emit(folded.charCodeAt(k), i, end);
-        if (folded.length > 0) lastSpace = false;
-      }
+      for (let k = 0; k < folded.length; k++) emit(folded.charCodeAt(k), i, end);
+      if (folded.length > 0) lastSpace = false;
     }
     i = end;
   }

@@ -1,13 +1,21 @@
 /**
  * Word-sequence matching for the instruction detector: linear time, no regular expressions.
  *
- * Text is split into word tokens once; each token gets a vocabulary id (exact form, then a
- * plural/-ing/-ed fallback, then a distance-1 typo lookup for long words via precomputed
- * deletion variants). A phrase is a short list of slots (word sets) with a bounded number of
- * skipped words between consecutive slots. Only phrases whose first slot contains the current
- * token are tried, and the search below a start token is bounded by slots × gap, so the whole
- * scan is O(tokens) with a small constant whatever the input.
+ * Text is split into word tokens once; each token gets a vocabulary id (see word-lookup: exact
+ * form, inflections, distance-1 typos, segmentation of long joined words). A phrase is a short
+ * list of slots (word sets) with a bounded number of skipped words between consecutive slots.
+ * Only phrases whose first slot contains the current token are tried, and the search below a
+ * start token is bounded by slots × gap, so the whole scan is O(tokens) with a small constant
+ * whatever the input.
+ *
+ * Unknown tokens that are a ROT13 or reversed spelling of a long keyword are counted as
+ * evidence, so the detector tries those decodings only when the text shows signs of them.
  */
+import { normalizeText } from './normalize-text.js';
+import { HASH_BASE } from './word-index.js';
+import { buildLexicon, LEET_ID, resolveWord, REVERSED_ID, ROT13_ID, segment, type Lexicon } from './word-lookup.js';
+
+export { rot13 } from './word-lookup.js';
 
 /** One phrase rule, compiled from its source form (see {@link compilePhrases}). */
 export interface PhraseRule {
@@ -17,21 +25,22 @@ export interface PhraseRule {
   readonly source: string;
 }
 
-interface CompiledPhrase extends PhraseRule {
+/** A rule compiled against the vocabulary. */
+export interface CompiledPhrase extends PhraseRule {
   /** Per slot: membership table over vocabulary ids. */
   readonly slots: readonly Uint8Array[];
   /** Per slot after the first: how many tokens may be skipped before it. */
   readonly gaps: readonly number[];
 }
 
-/** A compiled rule set: vocabulary, typo index, and phrases indexed by their first slot. */
-export interface PhraseMatcher {
-  readonly vocab: ReadonlyMap<string, number>;
-  readonly typoIndex: ReadonlyMap<string, number>;
+/** A compiled rule set: the lexicon of its words, and phrases indexed by their first slot. */
+export interface PhraseMatcher extends Lexicon {
   readonly byFirstWord: readonly (readonly CompiledPhrase[])[];
+  /** Every phrase once, in rule order. */
+  readonly phrases: readonly CompiledPhrase[];
 }
 
-/** A phrase found in token terms: [first token, last token]. */
+/** A phrase found: its rule and [start, end) in the scanned text. */
 export interface PhraseHit {
   readonly rule: PhraseRule;
   readonly startChar: number;
@@ -44,15 +53,25 @@ export interface Tokens {
   readonly starts: Uint32Array;
   readonly ends: Uint32Array;
   readonly ids: Int32Array;
+  /** Unknown tokens that spell a keyword in ROT13 / backwards. */
+  readonly rot13Evidence: number;
+  readonly reversedEvidence: number;
+  /** Unknown tokens mixing letters and digits that read as a keyword with digits as letters ("1gn0r3"). */
+  readonly leetEvidence: number;
+  /** Runs of three or more one-letter tokens ("i g n o r e"), and tokens ending in -ay (pig latin). */
+  readonly singleLetterRuns: number;
+  readonly ayWords: number;
+  /** Char offsets of those evidence tokens (at most 4096), kind 2 = ROT13, 3 = reversed, 4 = leet, 5 = spread letters, 6 = -ay word. */
+  readonly evidenceAt: readonly (readonly [number, 2 | 3 | 4 | 5 | 6])[];
 }
 
-const MIN_TYPO_LENGTH = 7;
-const MAX_TYPO_LENGTH = 24;
+const MIN_SEGMENT_LENGTH = 9;
+const MAX_SEGMENT_LENGTH = 160;
+const MAX_TOKEN_LENGTH = 40;
 
-function deletions(word: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < word.length; i++) out.push(word.slice(0, i) + word.slice(i + 1));
-  return out;
+/** Fold a rule word the way the normalizer folds text, so non-English words match. */
+function fold(word: string): string {
+  return normalizeText(word).text;
 }
 
 /**
@@ -63,8 +82,9 @@ function deletions(word: string): string[] {
 export function compilePhrases(groups: Readonly<Record<string, readonly string[]>>, rules: readonly PhraseRule[]): PhraseMatcher {
   const vocab = new Map<string, number>();
   const idOf = (w: string): number => {
-    let id = vocab.get(w);
-    if (id === undefined) { id = vocab.size; vocab.set(w, id); }
+    const f = fold(w);
+    let id = vocab.get(f);
+    if (id === undefined) { id = vocab.size; vocab.set(f, id); }
     return id;
   };
   const parsed = rules.map((rule) => {
@@ -84,6 +104,7 @@ export function compilePhrases(groups: Readonly<Record<string, readonly string[]
   });
   const size = vocab.size;
   const byFirstWord: CompiledPhrase[][] = Array.from({ length: size }, () => []);
+  const phrases: CompiledPhrase[] = [];
   for (const { rule, slots, gaps } of parsed) {
     const tables = slots.map((ids) => {
       const t = new Uint8Array(size);
@@ -91,84 +112,131 @@ export function compilePhrases(groups: Readonly<Record<string, readonly string[]
       return t;
     });
     const compiled: CompiledPhrase = { ...rule, slots: tables, gaps };
+    phrases.push(compiled);
     for (const id of new Set(slots[0] ?? [])) byFirstWord[id]?.push(compiled);
   }
-  const typoIndex = new Map<string, number>();
-  for (const [word, id] of vocab) {
-    if (word.length < MIN_TYPO_LENGTH) continue;
-    for (const d of deletions(word)) if (!typoIndex.has(d)) typoIndex.set(d, id);
-  }
-  return { vocab, typoIndex, byFirstWord };
+  return { ...buildLexicon(vocab), byFirstWord, phrases };
 }
 
-/** Letters and digits of alphabetic scripts; emoji, symbols and surrogates separate words. */
-function isWordChar(c: number): boolean {
+/** Letters and digits of alphabetic scripts; emoji, symbols, CJK and surrogates separate words. */
+export function isWordChar(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7) ||
     (c >= 0x370 && c <= 0x6ff) || (c >= 0x900 && c <= 0xdff);
 }
 
-function lookup(m: PhraseMatcher, word: string, cache: Map<string, number>): number {
-  const exact = m.vocab.get(word);
-  if (exact !== undefined) return exact;
-  const cached = cache.get(word);
-  if (cached !== undefined) return cached;
-  let id = -1;
-  // Inflections the rule lists do not spell out.
-  for (const suffix of ['s', 'es', 'ing', 'ed', 'd']) {
-    if (word.length > suffix.length + 2 && word.endsWith(suffix)) {
-      const base = m.vocab.get(word.slice(0, -suffix.length));
-      if (base !== undefined) { id = base; break; }
-    }
+// Per matcher: segmentations of long words already looked up (bounded; reset when full).
+const segmentCache = new WeakMap<PhraseMatcher, Map<string, [number, number][] | null>>();
+
+/** Reads one word's units (a shared buffer: one word at a time). */
+export const WORD_BUFFER_LENGTH = MAX_SEGMENT_LENGTH;
+const units = new Uint16Array(WORD_BUFFER_LENGTH);
+
+/**
+ * The segmentation of a long unknown token (cached), or null.
+ * @example segmentation(matcher, 'ignoreallprevious') // [[0, 6], [6, 3], [9, 8]]
+ */
+export function segmentation(m: PhraseMatcher, word: string): [number, number][] | null {
+  let cache = segmentCache.get(m);
+  if (cache === undefined || cache.size > 20_000) {
+    cache = new Map();
+    segmentCache.set(m, cache);
   }
-  // One typo (insert, delete, substitute, swap) in a long word, e.g. "iunstructions".
-  if (id === -1 && word.length >= MIN_TYPO_LENGTH - 1 && word.length <= MAX_TYPO_LENGTH) {
-    id = m.typoIndex.get(word) ?? -1;
-    if (id === -1) {
-      for (const d of deletions(word)) {
-        const hit = (d.length >= MIN_TYPO_LENGTH ? m.vocab.get(d) : undefined) ?? m.typoIndex.get(d);
-        if (hit !== undefined) { id = hit; break; }
-      }
-    }
+  let pieces = cache.get(word);
+  if (pieces === undefined) {
+    pieces = segment(m, word);
+    cache.set(word, pieces);
   }
-  if (cache.size < 100_000) cache.set(word, id);
-  return id;
+  return pieces;
 }
 
-// Vocabulary ids of words already looked up, per matcher (bounded; reset when full).
-const wordCache = new WeakMap<PhraseMatcher, Map<string, number>>();
+/** A vocabulary word, or a short word a joined run may contain. */
+export function isKnownWord(m: PhraseMatcher, word: string): boolean {
+  return m.vocab.has(word) || m.segmentWords.has(word);
+}
+
+/** Whether a token of `len` units may be segmented (when its id is unknown). */
+export function segmentable(len: number, lowerAscii: boolean): boolean {
+  return lowerAscii && len >= MIN_SEGMENT_LENGTH && len <= MAX_SEGMENT_LENGTH;
+}
+
+/** Whether a token of `len` units is looked up at all (longer ones are unknown). */
+export function lookedUp(len: number): boolean {
+  return len <= MAX_TOKEN_LENGTH;
+}
 
 /**
  * Split normalized text into word tokens and resolve their vocabulary ids.
  * @example tokenize(matcher, "ignore all previous").count // 3
  */
 export function tokenize(m: PhraseMatcher, text: string): Tokens {
-  const cap = Math.ceil(text.length / 2) + 1;
-  const starts = new Uint32Array(cap);
-  const ends = new Uint32Array(cap);
-  const ids = new Int32Array(cap);
-  let cache = wordCache.get(m);
-  if (cache === undefined || cache.size > 200_000) {
-    cache = new Map<string, number>();
-    wordCache.set(m, cache);
-  }
+  let cap = Math.ceil(text.length / 2) + 16;
+  let starts = new Uint32Array(cap);
+  let ends = new Uint32Array(cap);
+  let ids = new Int32Array(cap);
+  const push = (s: number, e: number, id: number): void => {
+    if (count >= cap) {
+      cap *= 2;
+      const s2 = new Uint32Array(cap); s2.set(starts); starts = s2;
+      const e2 = new Uint32Array(cap); e2.set(ends); ends = e2;
+      const i2 = new Int32Array(cap); i2.set(ids); ids = i2;
+    }
+    starts[count] = s; ends[count] = e; ids[count] = id; count++;
+  };
   let count = 0;
+  let rot13Evidence = 0;
+  let reversedEvidence = 0;
+  let leetEvidence = 0;
+  const evidenceAt: [number, 2 | 3 | 4 | 5 | 6][] = [];
+  let singleLetterRuns = 0;
+  let singles = 0;
+  let ayWords = 0;
   let i = 0;
   const n = text.length;
   while (i < n) {
-    if (!isWordChar(text.charCodeAt(i))) { i++; continue; }
+    let c = text.charCodeAt(i);
+    if (!isWordChar(c)) { i++; continue; }
     const s = i;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (isWordChar(c)) { i++; continue; }
-      // Apostrophes split words ("don't" → don, t), so rules allow one skipped word there.
-      break;
+    // Apostrophes split words ("don't" → don, t), so rules allow one skipped word there.
+    let h = 0;
+    let digit = false;
+    let lower = false;
+    let other = false;
+    while (i < n && isWordChar(c = text.charCodeAt(i))) {
+      const k = i - s;
+      if (k < WORD_BUFFER_LENGTH) {
+        units[k] = c;
+        h = (Math.imul(h, HASH_BASE) + c) | 0;
+      }
+      if (c <= 0x39) digit = true;
+      else if (c <= 0x7a) lower = true;
+      else other = true;
+      i++;
     }
-    starts[count] = s;
-    ends[count] = i;
-    ids[count] = i - s > 40 ? -1 : lookup(m, text.slice(s, i), cache);
-    count++;
+    const len = i - s;
+    if (len === 1) { if (++singles === 3) singleLetterRuns++; } else singles = 0;
+    const ay = len >= 4 && text.charCodeAt(i - 1) === 0x79 && text.charCodeAt(i - 2) === 0x61;
+    if (ay) ayWords++;
+    let id = -1;
+    if (len <= MAX_TOKEN_LENGTH) {
+      id = resolveWord(m, units, len, h, digit && lower);
+      if (id === ROT13_ID) rot13Evidence++;
+      else if (id === REVERSED_ID) reversedEvidence++;
+      else if (id === LEET_ID) leetEvidence++;
+      if (id <= ROT13_ID && evidenceAt.length < 4096) evidenceAt.push([s, -id as 2 | 3 | 4]);
+      if (len === 1 && singles === 3 && evidenceAt.length < 4096) evidenceAt.push([s, 5]);
+      if (ay && evidenceAt.length < 4096) evidenceAt.push([s, 6]);
+    }
+    if (id < 0 && segmentable(len, lower && !digit && !other)) {
+      const word = text.slice(s, i);
+      const pieces = segmentation(m, word);
+      if (pieces !== null) {
+        for (const [off, plen] of pieces) push(s + off, s + off + plen, m.vocab.get(word.slice(off, off + plen)) ?? -1);
+        continue;
+      }
+    }
+    push(s, i, id < 0 ? -1 : id);
   }
-  return { count, starts, ends, ids };
+  return { count, starts, ends, ids, rot13Evidence, reversedEvidence, leetEvidence, evidenceAt, singleLetterRuns, ayWords };
 }
 
 /**

@@ -1,0 +1,419 @@
+/**
+ * Candidate decodings of a text for the instruction detector: ROT13, reversal, leetspeak,
+ * pig latin, letters spread out with spaces or punctuation, HTML tags around words, and
+ * escape sequences (URL, HTML entities, `\u`/`\x`). Each view is a new string plus, per UTF-16
+ * unit, the [start, end) it came from in the text it was built from, so spans found in a view
+ * map back to the caller's offsets. Every builder is one linear pass. Which views are worth
+ * building is decided by cheap signs counted in {@link viewSigns}.
+ */
+
+/**
+ * A derived text and where each of its units came from; `starts`/`ends` are empty when each
+ * unit stays where it was (`identity`). A view that changes nothing returns the very string it
+ * was given, so the caller can skip it with one comparison.
+ */
+export interface TextView {
+  readonly text: string;
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+  readonly identity?: boolean;
+}
+
+/** Names of the candidate decodings, as reported in a span's `via`. */
+export type ViewName = 'rot13' | 'reversed' | 'reversed-words' | 'leet' | 'pig-latin' | 'despaced' | 'untagged' | 'unescaped';
+
+class Builder {
+  private units = new Uint16Array(64);
+  private s = new Uint32Array(64);
+  private e = new Uint32Array(64);
+  private n = 0;
+  private changed = false;
+  constructor(private readonly source: string) {}
+  /** The source's character at `i`, unchanged. */
+  same(i: number): void {
+    this.put(this.source[i] as string, i, i + 1);
+  }
+  /** Drop source characters (the result differs from the source). */
+  drop(): void {
+    this.changed = true;
+  }
+  /** `chunk` in place of the source's [start, end). */
+  push(chunk: string, start: number, end: number): void {
+    this.changed = true;
+    this.put(chunk, start, end);
+  }
+  private put(chunk: string, start: number, end: number): void {
+    if (this.n + chunk.length > this.units.length) {
+      const cap = Math.max(this.units.length * 2, this.n + chunk.length);
+      const u = new Uint16Array(cap); u.set(this.units); this.units = u;
+      const s = new Uint32Array(cap); s.set(this.s); this.s = s;
+      const e = new Uint32Array(cap); e.set(this.e); this.e = e;
+    }
+    for (let i = 0; i < chunk.length; i++) {
+      this.units[this.n] = chunk.charCodeAt(i);
+      this.s[this.n] = start;
+      this.e[this.n] = end;
+      this.n++;
+    }
+  }
+  done(): TextView {
+    if (!this.changed) return unchanged(this.source);
+    return { text: UTF16.decode(this.units.subarray(0, this.n)), starts: this.s.slice(0, this.n), ends: this.e.slice(0, this.n) };
+  }
+}
+
+const NO_MAP = new Uint32Array(0);
+const unchanged = (text: string): TextView => ({ text, starts: NO_MAP, ends: NO_MAP, identity: true });
+const sameLength = (units: Uint16Array): TextView => ({ text: UTF16.decode(units), starts: NO_MAP, ends: NO_MAP, identity: true });
+
+const UTF16 = new TextDecoder('utf-16le');
+
+const isLower = (c: number): boolean => c >= 0x61 && c <= 0x7a;
+const isUpper = (c: number): boolean => c >= 0x41 && c <= 0x5a;
+const isLetter = (c: number): boolean => isLower(c) || isUpper(c);
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+const isHex = (c: number): boolean => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+
+/** Cheap counts deciding which views to build (the tokenizer counts the word-level signs). */
+export interface ViewSigns {
+  /** `$` or `@` between two letters ("sy$tem", "p@ss"). */
+  readonly leet: number;
+  /** Whole HTML-like tags. */
+  readonly tags: number;
+  /** %XX, &#…;, &name;, \uXXXX, \xXX escapes. */
+  readonly escapes: number;
+}
+
+const LEET: Readonly<Record<string, string>> = {
+  '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g', '6': 'g', '2': 'z',
+  '@': 'a', '$': 's', '!': 'i', '|': 'l', '+': 't', '€': 'e', '(': 'c',
+};
+const SPREAD_SEPARATORS = new Set([0x20, 0x2e, 0x2d, 0x5f, 0x2a, 0x7c, 0x2f, 0x2c, 0x2b, 0x7e, 0x3a, 0xb7, 0x2022, 0x09]);
+
+/** A character that may stand between spread-out letters ("i g n", "I.G.N", "i-g-n"). */
+export function isSpreadSeparator(c: number): boolean {
+  return SPREAD_SEPARATORS.has(c);
+}
+
+/** Positions of `ch` in `text` (native indexOf: fast on text that has few). */
+function each(text: string, ch: string, f: (at: number) => void): void {
+  for (let at = text.indexOf(ch); at !== -1; at = text.indexOf(ch, at + 1)) f(at);
+}
+
+/**
+ * Count the character-level signs of obfuscation with native `indexOf` scans.
+ * @example viewSigns('sy$tem p@ss').leet // 2
+ */
+export function viewSigns(text: string): ViewSigns {
+  let leet = 0;
+  let tags = 0;
+  let escapes = 0;
+  const n = text.length;
+  const between = (at: number): void => { if (isLetter(text.charCodeAt(at - 1)) && isLetter(text.charCodeAt(at + 1))) leet++; };
+  each(text, '$', between);
+  each(text, '@', between);
+  each(text, '<', (i) => {
+    if (!isLetter(text.charCodeAt(i + 1)) && !(text.charCodeAt(i + 1) === 0x2f)) return;
+    // A whole tag: '>' before the next '<' (the look-ahead stops at the next '<', so it is linear).
+    let j = i + 1;
+    while (j < n && j - i < 256 && text.charCodeAt(j) !== 0x3e && text.charCodeAt(j) !== 0x3c) j++;
+    if (text.charCodeAt(j) === 0x3e) tags++;
+  });
+  each(text, '%', (i) => { if (isHex(text.charCodeAt(i + 1)) && isHex(text.charCodeAt(i + 2))) escapes++; });
+  each(text, '&', (i) => { if (text.charCodeAt(i + 1) === 0x23 || isLetter(text.charCodeAt(i + 1))) escapes++; });
+  each(text, '\\', (i) => { if (text.charCodeAt(i + 1) === 0x75 || text.charCodeAt(i + 1) === 0x78) escapes++; });
+  return { leet, tags, escapes };
+}
+
+/** ROT13 over ASCII letters; offsets unchanged. */
+export function rot13View(text: string): TextView {
+  const units = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    units[i] = isLower(c) ? ((c - 0x61 + 13) % 26) + 0x61 : isUpper(c) ? ((c - 0x41 + 13) % 26) + 0x41 : c;
+  }
+  return sameLength(units);
+}
+
+/** The whole text backwards (code points kept whole). */
+export function reversedView(text: string): TextView {
+  const n = text.length;
+  const units = new Uint16Array(n);
+  const starts = new Uint32Array(n);
+  const ends = new Uint32Array(n);
+  let o = 0;
+  let i = n;
+  while (i > 0) {
+    const low = text.charCodeAt(i - 1);
+    const pair = i >= 2 && low >= 0xdc00 && low <= 0xdfff && text.charCodeAt(i - 2) >= 0xd800 && text.charCodeAt(i - 2) <= 0xdbff;
+    const s = pair ? i - 2 : i - 1;
+    for (let k = s; k < i; k++) { units[o] = text.charCodeAt(k); starts[o] = s; ends[o] = i; o++; }
+    i = s;
+  }
+  return { text: UTF16.decode(units), starts, ends };
+}
+
+/** Each word's letters backwards, words in place ("erongi lla" → "ignore all"). */
+export function reversedWordsView(text: string): TextView {
+  const chars = text.split('');
+  const starts = new Uint32Array(text.length);
+  const ends = new Uint32Array(text.length);
+  for (let i = 0; i < text.length; i++) { starts[i] = i; ends[i] = i + 1; }
+  let i = 0;
+  while (i < chars.length) {
+    if (!isLetter(text.charCodeAt(i))) { i++; continue; }
+    const s = i;
+    while (i < chars.length && isLetter(text.charCodeAt(i))) i++;
+    for (let a = s, b = i - 1; a < b; a++, b--) {
+      const t = chars[a] as string; chars[a] = chars[b] as string; chars[b] = t;
+      starts[a] = b; ends[a] = b + 1; starts[b] = a; ends[b] = a + 1;
+    }
+  }
+  return { text: chars.join(''), starts, ends };
+}
+
+/** Leet digits and symbols next to letters read as the letters they imitate; `one` picks 1 → i or l. */
+export function leetView(text: string, one: 'i' | 'l'): TextView {
+  let units: Uint16Array | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] as string;
+    const sub = LEET[ch];
+    if (sub === undefined) continue;
+    const before = text.charCodeAt(i - 1);
+    const after = text.charCodeAt(i + 1);
+    const inWord = isLetter(before) || isLetter(after) || LEET[text[i - 1] ?? ''] !== undefined || LEET[text[i + 1] ?? ''] !== undefined;
+    if (!inWord || (isDigit(before) && isDigit(after) && !isLetter(text.charCodeAt(i - 2)))) continue;
+    if (units === undefined) {
+      units = new Uint16Array(text.length);
+      for (let k = 0; k < text.length; k++) units[k] = text.charCodeAt(k);
+    }
+    units[i] = (ch === '1' ? one : sub).charCodeAt(0);
+  }
+  return units === undefined ? unchanged(text) : sameLength(units);
+}
+
+/**
+ * Pig latin undone by moving the trailing consonants before -ay back to the front: `known`
+ * says whether a candidate is a word worth taking ("eviouspray" → "previous").
+ */
+export function pigLatinView(text: string, known: (word: string) => boolean): TextView {
+  const b = new Builder(text);
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    if (!isLetter(text.charCodeAt(i))) { b.same(i); i++; continue; }
+    const s = i;
+    while (i < n && isLetter(text.charCodeAt(i))) i++;
+    const word = text.slice(s, i).toLowerCase();
+    const plain = decodePig(word, known);
+    if (plain !== undefined) b.push(plain, s, i);
+    else for (let k = s; k < i; k++) b.same(k);
+  }
+  return b.done();
+}
+
+/**
+ * The word a pig-latin word (lower case) stands for, if `known` accepts one of its readings.
+ * @example decodePig('eviouspray', (w) => w === 'previous') // 'previous'
+ */
+export function decodePig(word: string, known: (w: string) => boolean): string | undefined {
+  if (word.length < 4 || !word.endsWith('ay')) return undefined;
+  const stem = word.slice(0, -2);
+  const tries: string[] = [];
+  for (const tail of ['w', 'y', 'h', '']) {
+    if (tail !== '' && stem.endsWith(tail)) tries.push(stem.slice(0, -1));
+  }
+  for (let k = 1; k <= Math.min(4, stem.length - 1); k++) tries.push(stem.slice(stem.length - k) + stem.slice(0, stem.length - k));
+  tries.push(stem);
+  return tries.find((t) => t.length >= 2 && known(t));
+}
+
+/** Whether four one-letter words in a row, each 1–3 separators apart, are anywhere in `text`. */
+function hasSpreadRun(text: string): boolean {
+  let run = 0;
+  let gap = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isLetter(c)) {
+      if (isLetter(text.charCodeAt(i - 1)) || isLetter(text.charCodeAt(i + 1))) run = 0;
+      else {
+        run = run > 0 && gap >= 1 && gap <= 3 ? run + 1 : 1;
+        if (run >= 4) return true;
+        gap = 0;
+      }
+    } else if (run > 0 && SPREAD_SEPARATORS.has(c)) {
+      if (++gap > 3) run = 0;
+    } else run = 0;
+  }
+  return false;
+}
+
+/**
+ * Letters spread out with one separator each ("i g n o r e", "I.G.N.O.R.E", "i-g-n") joined
+ * again; a longer gap between two spread letters becomes one space.
+ */
+export function despacedView(text: string): TextView {
+  if (!hasSpreadRun(text)) return unchanged(text);
+  const b = new Builder(text);
+  const n = text.length;
+  let i = 0;
+  const single = (k: number): boolean => isLetter(text.charCodeAt(k)) && !isLetter(text.charCodeAt(k - 1)) && !isLetter(text.charCodeAt(k + 1));
+  while (i < n) {
+    if (!single(i)) { b.same(i); i++; continue; }
+    // Collect a run of single letters, each followed by 1–3 separator characters.
+    const letters: number[] = [i];
+    const gaps: number[] = [];
+    let k = i + 1;
+    while (k < n) {
+      let g = k;
+      while (g < n && g - k < 3 && SPREAD_SEPARATORS.has(text.charCodeAt(g))) g++;
+      if (g === k || !single(g)) break;
+      gaps.push(g - k);
+      letters.push(g);
+      k = g + 1;
+    }
+    if (letters.length < 4) { b.same(i); i++; continue; }
+    const usual = [...gaps].sort((x, y) => x - y)[Math.floor(gaps.length / 2)] ?? 1;
+    for (let j = 0; j < letters.length; j++) {
+      const at = letters[j] ?? 0;
+      b.push(text[at] as string, at, at + 1);
+      const gap = gaps[j];
+      if (gap !== undefined && gap > usual) b.push(' ', at + 1, at + 1 + gap);
+    }
+    i = (letters[letters.length - 1] ?? i) + 1;
+  }
+  return b.done();
+}
+
+const INLINE_TAGS = new Set(['b', 'i', 'u', 's', 'em', 'strong', 'span', 'font', 'mark', 'small', 'sub', 'sup', 'a', 'code', 'kbd', 'tt', 'del', 'ins', 'abbr', 'q', 'wbr']);
+
+/** HTML tags removed: inline ones without a trace ("ig<b>no</b>re"), others as a space. */
+export function untaggedView(text: string): TextView {
+  const b = new Builder(text);
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3c && (isLetter(text.charCodeAt(i + 1)) || (text.charCodeAt(i + 1) === 0x2f && isLetter(text.charCodeAt(i + 2))))) {
+      let j = i + 1;
+      while (j < n && j - i < 256 && text.charCodeAt(j) !== 0x3e && text.charCodeAt(j) !== 0x3c) j++;
+      if (text.charCodeAt(j) === 0x3e) {
+        let nameStart = i + 1;
+        if (text.charCodeAt(nameStart) === 0x2f) nameStart++;
+        let nameEnd = nameStart;
+        while (nameEnd < j && (isLetter(text.charCodeAt(nameEnd)) || isDigit(text.charCodeAt(nameEnd)))) nameEnd++;
+        if (!INLINE_TAGS.has(text.slice(nameStart, nameEnd).toLowerCase())) b.push(' ', i, j + 1);
+        else b.drop();
+        i = j + 1;
+        continue;
+      }
+    }
+    b.same(i);
+    i++;
+  }
+  return b.done();
+}
+
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: ' ', sol: '/', colon: ':', lpar: '(', rpar: ')',
+  lsqb: '[', rsqb: ']', lbrack: '[', rbrack: ']', lcub: '{', rcub: '}', vert: '|', excl: '!', quest: '?',
+  period: '.', comma: ',', semi: ';', equals: '=', num: '#', dollar: '$', percnt: '%', ast: '*', plus: '+',
+  hyphen: '-', dash: '-', lowbar: '_', bsol: '\\', grave: '`', tab: '\t', newline: '\n',
+};
+
+function hexValue(text: string, from: number, len: number): number {
+  let v = 0;
+  for (let k = from; k < from + len; k++) {
+    const c = text.charCodeAt(k);
+    if (!isHex(c)) return -1;
+    v = v * 16 + (isDigit(c) ? c - 0x30 : (c | 0x20) - 0x61 + 10);
+  }
+  return v;
+}
+
+const UTF8 = new TextDecoder('utf-8');
+
+/**
+ * URL percent-escapes (UTF-8), HTML numeric and common named entities, and `\uXXXX`, `\u{…}`,
+ * `\xXX` escapes decoded one level; decode again for nested escapes.
+ */
+export function unescapedView(text: string): TextView {
+  const b = new Builder(text);
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x25 && hexValue(text, i + 1, 2) >= 0) {
+      // A run of %XX bytes decodes as UTF-8 together.
+      const bytes: number[] = [];
+      const s = i;
+      while (i < n && text.charCodeAt(i) === 0x25 && hexValue(text, i + 1, 2) >= 0) { bytes.push(hexValue(text, i + 1, 2)); i += 3; }
+      b.push(UTF8.decode(Uint8Array.from(bytes)), s, i);
+      continue;
+    }
+    if (c === 0x26) {
+      let j = i + 1;
+      const numeric = text.charCodeAt(j) === 0x23;
+      if (numeric) j++;
+      const hex = numeric && (text.charCodeAt(j) | 0x20) === 0x78;
+      if (hex) j++;
+      const s = j;
+      while (j < n && j - s < 8 && (hex ? isHex(text.charCodeAt(j)) : numeric ? isDigit(text.charCodeAt(j)) : isLetter(text.charCodeAt(j)))) j++;
+      if (j > s && (text.charCodeAt(j) === 0x3b || numeric)) {
+        const body = text.slice(s, j);
+        const cp = numeric ? Number.parseInt(body, hex ? 16 : 10) : -1;
+        const decoded = numeric ? (cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : undefined) : NAMED_ENTITIES[body.toLowerCase()];
+        if (decoded !== undefined) {
+          const end = text.charCodeAt(j) === 0x3b ? j + 1 : j;
+          b.push(decoded, i, end);
+          i = end;
+          continue;
+        }
+      }
+    }
+    if (c === 0x5c) {
+      const kind = text.charCodeAt(i + 1);
+      let cp = -1;
+      let end = i;
+      if (kind === 0x75 && text.charCodeAt(i + 2) === 0x7b) {
+        let j = i + 3;
+        while (j < n && j - i < 10 && isHex(text.charCodeAt(j))) j++;
+        if (text.charCodeAt(j) === 0x7d && j > i + 3) { cp = hexValue(text, i + 3, j - i - 3); end = j + 1; }
+      } else if (kind === 0x75) { cp = hexValue(text, i + 2, 4); end = i + 6; }
+      else if (kind === 0x78) { cp = hexValue(text, i + 2, 2); end = i + 4; }
+      if (cp >= 0 && cp <= 0x10ffff) {
+        b.push(String.fromCodePoint(cp), i, end);
+        i = end;
+        continue;
+      }
+    }
+    b.same(i);
+    i++;
+  }
+  return b.done();
+}
+
+/**
+ * Compose two maps: `inner` indexes units of `outer.text`; the result indexes the original.
+ * @example composeSpan(view, 0, 3) // [start, end) in the text `view` was built from
+ */
+export function composeSpan(view: Pick<TextView, 'text' | 'starts' | 'ends' | 'identity'>, start: number, end: number): [number, number] {
+  if (view.identity === true) {
+    const n = view.text.length;
+    if (n === 0) return [0, 0];
+    const a = Math.min(Math.max(start, 0), n - 1);
+    return [a, Math.min(Math.max(end - 1, a), n - 1) + 1];
+  }
+  const n = view.starts.length;
+  if (n === 0) return [0, 0];
+  const a = Math.min(Math.max(start, 0), n - 1);
+  const z = Math.min(Math.max(end - 1, a), n - 1);
+  let s = Infinity;
+  let e = 0;
+  // Reversed views map backwards: take the extremes over the span's ends only (O(1)).
+  for (const k of [a, z]) {
+    s = Math.min(s, view.starts[k] ?? 0);
+    e = Math.max(e, view.ends[k] ?? 0);
+  }
+  return [s, Math.max(s, e)];
+}

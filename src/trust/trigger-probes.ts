@@ -1,0 +1,139 @@
+/**
+ * Look-aheads of the detector's fast path at the few characters where a structural marker can
+ * start (`<`, `[`, `{`, `(`, `##`, `](`, `://`, quotes): each reads the following characters as
+ * the normalizer would fold them and says whether the marker scan could fire there. Each reads
+ * a bounded number of characters or stops at the next delimiter, so the fast path stays linear.
+ * A character these probes cannot fold on their own (one that folds to several) answers "yes".
+ */
+import { astralEntry, foldEntry, K_HIDDEN, K_HIDDEN_IN_WORD, K_MULTI, K_SKIP, K_SPACE } from './fold-classes.js';
+import { HASH_BASE, type WordTable } from './word-index.js';
+
+/** Returned by {@link foldAt} past the end of the text, and for a character it cannot fold. */
+export const END = -2;
+export const UNKNOWN = -1;
+
+/** Raw offset after the unit the last {@link foldAt} returned. */
+export let cursor = 0;
+
+/**
+ * The folded unit at or after raw offset `j` (removed characters skipped, whitespace as a
+ * space), moving {@link cursor} past it.
+ */
+export function foldAt(text: string, j: number): number {
+  let k = j;
+  let skipped = 0;
+  while (k < text.length) {
+    const c = text.charCodeAt(k);
+    if (c < 0x80) {
+      cursor = k + 1;
+      if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) return 0x20;
+      return c >= 0x41 && c <= 0x5a ? c + 32 : c;
+    }
+    let e: number;
+    let size = 1;
+    const low = text.charCodeAt(k + 1);
+    if (c >= 0xd800 && c <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
+      e = astralEntry(((c - 0xd800) << 10) + (low - 0xdc00) + 0x10000);
+      size = 2;
+    } else e = foldEntry(c);
+    const kind = e >>> 16;
+    if (kind === K_SKIP || kind === K_HIDDEN_IN_WORD || (kind === K_HIDDEN && size === 1)) {
+      k += size;
+      if (++skipped > 64) { cursor = k; return UNKNOWN; }
+      continue;
+    }
+    if (kind === K_MULTI || kind === K_HIDDEN) { cursor = k + size; return UNKNOWN; }
+    cursor = k + size;
+    return kind === K_SPACE ? 0x20 : e & 0xffff;
+  }
+  cursor = text.length;
+  return END;
+}
+
+const isTagUnit = (u: number): boolean => (u >= 0x61 && u <= 0x7a) || u === 0x5f || u === 0x2d || u === 0x3a || (u >= 0x30 && u <= 0x39);
+const word = new Uint16Array(48);
+
+/** Read tag characters (hyphen as `_`) starting with `first`: whether they form a word of `table`, and the unit after them (-3: none read). */
+function readTag(text: string, first: number, max: number, colon: boolean, table: WordTable): { hit: boolean; next: number } {
+  let u = first;
+  let len = 0;
+  let h = 0;
+  while (u >= 0 && len < max && isTagUnit(u) && (colon || u !== 0x3a)) {
+    const v = u === 0x2d ? 0x5f : u;
+    word[len++] = v;
+    h = (Math.imul(h, HASH_BASE) + v) | 0;
+    u = foldAt(text, cursor);
+  }
+  return { hit: len > 0 && table.get(word, len, h, 0) === 1, next: len === 0 ? -3 : u };
+}
+
+/**
+ * After an opener (`<`, `[`, `{`, `(`) ending at raw offset `j`: could a role/tool tag, a special
+ * token (`<|…|>`) or an `<img` start here?
+ */
+export function tagProbe(text: string, j: number, opener: number, tags: WordTable): boolean {
+  const close = opener === 0x3c ? 0x3e : opener === 0x5b ? 0x5d : opener === 0x7b ? 0x7d : 0x29;
+  let u = foldAt(text, j);
+  if (u === opener) u = foldAt(text, cursor);
+  if (u === 0x2f) u = foldAt(text, cursor);
+  const pipe = u === 0x7c;
+  if (pipe) u = foldAt(text, cursor);
+  if (u === UNKNOWN) return true;
+  const { hit, next } = readTag(text, u, 40, true, tags);
+  if (next === UNKNOWN) return true;
+  if (next === -3) return false;
+  if (pipe) return next === 0x7c && foldAt(text, cursor) === 0x3e;
+  return hit && (next === close || next === 0x7c || next === 0x3d || (opener === 0x3c && next === 0x20));
+}
+
+/** After a `#` ending at raw offset `j`: another `#`, then a role header word? */
+export function hashProbe(text: string, j: number, headers: WordTable): boolean {
+  let u = foldAt(text, j);
+  if (u !== 0x23) return u === UNKNOWN;
+  while (u === 0x23) u = foldAt(text, cursor);
+  while (u === 0x20 || u === 0x28 || u === 0x5b) u = foldAt(text, cursor);
+  if (u === UNKNOWN) return true;
+  const { hit, next } = readTag(text, u, 30, false, headers);
+  return hit || next === UNKNOWN;
+}
+
+/** After a quote ending at raw offset `j`: one of the marker scan's quoted JSON keys? */
+export function jsonProbe(text: string, j: number, quote: number, keys: WordTable): boolean {
+  let u = foldAt(text, j);
+  let len = 0;
+  let h = 0;
+  while (len < 24 && ((u >= 0x61 && u <= 0x7a) || u === 0x5f || (u >= 0x30 && u <= 0x39))) {
+    word[len++] = u;
+    h = (Math.imul(h, HASH_BASE) + u) | 0;
+    u = foldAt(text, cursor);
+  }
+  if (u === UNKNOWN) return true;
+  return len > 0 && u === quote && keys.get(word, len, h, 0) === 1;
+}
+
+const isUrlEnd = (u: number): boolean => u === 0x20 || u === 0x0a || u === 0x29 || u === 0x22 || u === 0x3c || u === 0x3e || u === 0x27 || u === END;
+
+/** Where the last URL probe stopped (raw offset): callers skip probes inside a URL already read. */
+export let urlEnd = 0;
+
+/**
+ * The URL from raw offset `j` (after `](`, or after `http:`): does it have a query, and — when
+ * `placeholder` is asked — a value that starts like a template slot (`={`, `=[`, `=$`, `=%`)?
+ * Reads to the URL's end and leaves it in {@link urlEnd}.
+ */
+export function urlProbe(text: string, j: number, placeholder: boolean): boolean {
+  let u = foldAt(text, j);
+  let query = false;
+  let slot = false;
+  let afterEq = false;
+  let unknown = false;
+  while (!isUrlEnd(u)) {
+    if (u === UNKNOWN) unknown = true;
+    else if (u === 0x3f) query = true;
+    else if (query && afterEq && (u === 0x7b || u === 0x5b || u === 0x24 || u === 0x25)) slot = true;
+    afterEq = u === 0x3d;
+    u = foldAt(text, cursor);
+  }
+  urlEnd = u === END ? text.length : cursor;
+  return unknown || (query && (slot || !placeholder));
+}

@@ -1,0 +1,431 @@
+/**
+ * The detector's fast path: one pass over the text as written, before any normalization, that
+ * says which of the detector's scans could find anything. Each character is folded by table
+ * lookup (fold-classes) the way the normalizer would fold it; words are hashed while read and
+ * resolved with the detector's own lookup (word-lookup); the pass tracks
+ *
+ * - phrase rules: where each rule slot was last filled; a rule is a candidate when its last
+ *   slot is filled and every other slot was filled within the rule's span (trigger-tables);
+ * - marker positions (`<`, `[`, `{`, `(`, `##`, `label:`, `](`, `http://`, quoted keys), each
+ *   probed by a bounded look-ahead (trigger-probes);
+ * - hidden Unicode, CJK override anchors, tag characters;
+ * - signs of each candidate decoding (ROT13/reversed/leet spellings, pig-latin words, spread
+ *   letters, `$`/`@` inside words, HTML tags, escapes) and encoded chunks that decode.
+ *
+ * The answer is a bit set ({@link TRIGGER}); a clear bit guarantees that scan finds nothing, so
+ * text with no bit set is not instructional and costs this pass only. Every condition is a
+ * necessary one; property tests hold the pass to the full detector.
+ */
+import { chunkDecodes, isBase64Char, isChunkGap, spreadRunReaches } from './encoded-payloads.js';
+import { astralEntry, foldEntry, K_CJK, K_HIDDEN, K_HIDDEN_IN_WORD, K_MULTI, K_SEP, K_SKIP, K_SPACE, K_WORD, kindOfFolded, multiFold } from './fold-classes.js';
+import { pushEvidence, pushToken, resetTokens, tokensUnusable } from './fast-tokens.js';
+import { isLetterUnit } from './normalize-text.js';
+import { isKnownWord, segmentable, segmentation } from './phrase-matcher.js';
+import { decodePig, isSpreadSeparator } from './text-views.js';
+import { hashProbe, jsonProbe, tagProbe, urlEnd, urlProbe } from './trigger-probes.js';
+import { triggerTables, type TriggerTables } from './trigger-tables.js';
+import { createUnitsCache, HASH_BASE } from './word-index.js';
+import { LEET_ID, resolveWord, REVERSED_ID, ROT13_ID } from './word-lookup.js';
+
+/** One bit per scan the detector may skip. */
+export const TRIGGER = {
+  phrase: 1, marker: 2, hidden: 4, cjk: 8, encoded: 16,
+  rot13: 32, reversed: 64, leet: 128, pigLatin: 256, spread: 512, tags: 1024, escapes: 2048,
+} as const;
+/** Every bit: the answer when the pass gives up on precision (tag characters). */
+export const ALL_TRIGGERS = 4095;
+/** Bits whose scan needs the word tokens. */
+export const TOKEN_TRIGGERS = TRIGGER.phrase | TRIGGER.rot13 | TRIGGER.reversed | TRIGGER.leet | TRIGGER.pigLatin | TRIGGER.spread;
+
+const MAX_WORD = 160;
+const MAX_LOOKUP = 40;
+const F_OTHER = 256; // a word unit outside ASCII (beside the R_ classes of ASCII ones)
+
+// The pass's state shared with its helpers (module scope: no closure per call).
+const units = new Uint16Array(MAX_WORD);
+let tables: TriggerTables;
+let lastSeen = new Float64Array(0); // per phrase slot: the word number that last filled it
+let word = 0; // word number; only grows, so slots filled by earlier calls are out of every span
+let ay1 = 0;
+let ay2 = 0;
+let prevChunk = -1;
+let prevEncoded = false;
+let prevPadded = false;
+let mdUntil = 0;
+// Vocabulary ids of the pieces of long joined words already segmented.
+const pieceCache = createUnitsCache<Int32Array>(1 << 16);
+let httpUntil = 0;
+
+/** Whether a chunk that ended needs {@link endChunk}: long, or looks encoded, or follows one that does. */
+function chunkEnds(s: number, base: number, pad: number, f: number): boolean {
+  if (base >= 16 || (f & 36) !== 0 || prevEncoded) return true;
+  prevChunk = s;
+  prevPadded = pad > 0;
+  return false;
+}
+
+// Units where a structural marker (or one of its probes) starts.
+const isMarkerUnit = (u: number): boolean => u === 0x3c || u === 0x5b || u === 0x7b || u === 0x28 || u === 0x23 || u === 0x3a || u === 0x5d || u === 0x22 || u === 0x27;
+
+/** Mark the slots word id `id` fills; the phrase bit when one of the phrases it ends is complete. */
+function touch(id: number): number {
+  const t = tables;
+  for (let k = t.slotStart[id] ?? 0, e = t.slotStart[id + 1] ?? 0; k < e; k++) lastSeen[t.slotList[k] ?? 0] = word;
+  for (let k = t.endStart[id] ?? 0, e = t.endStart[id + 1] ?? 0; k < e; k++) {
+    const p = t.endList[k] ?? 0;
+    const from = word - (t.phraseSpan[p] ?? 0);
+    let all = true;
+    for (let s = t.phraseSlotStart[p] ?? 0, se = t.phraseSlotStart[p + 1] ?? 0; s < se && all; s++) all = (lastSeen[t.phraseSlotList[s] ?? 0] ?? -Infinity) >= from;
+    if (all) return TRIGGER.phrase;
+  }
+  return 0;
+}
+
+/**
+ * The pieces of a long joined word as [offset, length, id] triples (empty: it does not segment),
+ * cached by the word's units.
+ */
+function pieces(len: number, hash: number): Int32Array {
+  let p = pieceCache.get(units, len, hash);
+  if (p === undefined) {
+    const m = tables.matcher;
+    const w = String.fromCharCode(...units.subarray(0, len));
+    p = Int32Array.from((segmentation(m, w) ?? []).flatMap(([off, plen]) => [off, plen, m.vocab.get(w.slice(off, off + plen)) ?? -1]));
+    pieceCache.set(w, hash, p);
+  }
+  return p;
+}
+
+/**
+ * A word of `len` units (in `units`, hash `hash`) at raw [start, end) ended; `flags`: R_DIGIT,
+ * R_LETTER (ASCII), F_OTHER. Records its token(s) and returns the bits it sets.
+ */
+function endWord(len: number, hash: number, flags: number, mask: number, start: number, end: number): number {
+  word++;
+  let bits = 0;
+  const ay = len >= 4 && len <= MAX_WORD && units[len - 1] === 0x79 && units[len - 2] === 0x61;
+  if (ay) {
+    if (word - ay2 <= 22) bits |= TRIGGER.pigLatin;
+    ay2 = ay1;
+    ay1 = word;
+  }
+  let id = -1;
+  if (len <= MAX_LOOKUP) {
+    id = resolveWord(tables.matcher, units, len, hash, (flags & (R_DIGIT | R_LETTER)) === (R_DIGIT | R_LETTER));
+    if (id === ROT13_ID) bits |= TRIGGER.rot13;
+    else if (id === REVERSED_ID) bits |= TRIGGER.reversed;
+    else if (id === LEET_ID) bits |= TRIGGER.leet;
+  }
+  pushEvidence(start, len, id, ay);
+  const phraseDone = ((mask | bits) & TRIGGER.phrase) !== 0;
+  if (id >= 0) {
+    pushToken(start, end, id);
+    return phraseDone ? bits : bits | touch(id);
+  }
+  if (segmentable(len, flags === R_LETTER)) {
+    const p = pieces(len, hash);
+    if (p.length > 0) {
+      // Piece offsets are offsets in the word's units: raw ones only when each unit is one character.
+      if (end - start !== len) tokensUnusable();
+      for (let k = 0; k < p.length; k += 3) {
+        const off = p[k] ?? 0;
+        const pid = p[k + 2] ?? -1;
+        pushToken(start + off, start + off + (p[k + 1] ?? 0), pid);
+        if (pid >= 0 && !phraseDone) bits |= touch(pid);
+      }
+      return bits;
+    }
+  }
+  pushToken(start, end, -1);
+  return bits;
+}
+
+/** The last word (`len` units, ASCII from `asciiFrom`) reads as the end of a line label. */
+function isLabelEnd(len: number, asciiFrom: number): boolean {
+  if (len > MAX_WORD) return true;
+  let h = 0;
+  for (let k = asciiFrom; k < len; k++) h = (Math.imul(h, HASH_BASE) + (units[k] ?? 0)) | 0;
+  return len > asciiFrom && tables.labelEnds.get(asciiFrom === 0 ? units : units.subarray(asciiFrom), len - asciiFrom, h, 0) === 1;
+}
+
+function endsWithHttp(len: number): boolean {
+  if (len > MAX_WORD) return true;
+  const k = len - (units[len - 1] === 0x73 ? 5 : 4);
+  return k >= 0 && units[k] === 0x68 && units[k + 1] === 0x74 && units[k + 2] === 0x74 && units[k + 3] === 0x70;
+}
+
+/**
+ * A folded unit that can start a marker (`u`, raw offset after it `next`). `lastLen` is the
+ * length of the word just before it when only spaces came between (-1 otherwise); `glued`
+ * says nothing came between.
+ */
+function markerAt(text: string, u: number, next: number, lastLen: number, asciiFrom: number, glued: boolean): boolean {
+  const t = tables;
+  if (u === 0x3a) {
+    if (lastLen >= 0 && isLabelEnd(lastLen, asciiFrom)) return true;
+    if (!glued || lastLen < 0 || !endsWithHttp(lastLen) || next < httpUntil) return false;
+    const hit = urlProbe(text, next, true);
+    httpUntil = urlEnd;
+    return hit;
+  }
+  if (u === 0x5d) {
+    if (next < mdUntil) return false;
+    const hit = urlProbe(text, next, false);
+    mdUntil = urlEnd;
+    return hit;
+  }
+  if (u === 0x23) return hashProbe(text, next, t.hashWords);
+  if (u === 0x22 || u === 0x27) return jsonProbe(text, next, u, t.jsonKeys);
+  return tagProbe(text, next, u, t.tagWords);
+}
+
+/**
+ * A chunk of base64-like characters ended: does it, or a spread-out run it joins, decode? Most
+ * chunks are short plain words, which only become the previous chunk (see {@link chunkEnds}).
+ */
+function endChunk(text: string, s: number, base: number, pad: number, f: number, gapOk: boolean): number {
+  // f: 1 upper, 2 lower, 4 digit, 8 hex only, 16 binary, 32 mixed case
+  const w = base + pad;
+  let bits = 0;
+  const decodable = (f & 16 && base >= 32 && base % 8 === 0) || (f & 8 && base % 2 === 0) || (f & 1 && f & 6);
+  if (base >= 16 && decodable && chunkDecodes(text, s)) bits = TRIGGER.encoded;
+  const enc = (f & 32) !== 0 || ((f & 4) !== 0 && (f & 3) !== 0) || ((f & 8) !== 0 && w <= 8 && (f & 4) !== 0) || ((f & 16) !== 0 && w === 8);
+  if (bits === 0 && prevChunk >= 0 && !prevPadded && gapOk && (prevEncoded || enc) && spreadRunReaches(text, prevChunk)) bits = TRIGGER.encoded;
+  prevChunk = s;
+  prevEncoded = enc;
+  prevPadded = pad > 0;
+  return bits;
+}
+
+/** Does a run of ASCII letters in `text` read as a pig-latin word (-ay) of a known word? */
+function anyPigWordDecodes(text: string): boolean {
+  const m = tables.matcher;
+  const known = (w: string): boolean => isKnownWord(m, w);
+  let s = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const letter = i < text.length && ((RAW[text.charCodeAt(i)] ?? 0) & R_LETTER) !== 0;
+    if (letter) { if (s < 0) s = i; continue; }
+    // A run [s, i) of four or more letters ending in -ay.
+    if (s >= 0 && i - s >= 4 && (text.charCodeAt(i - 1) | 0x20) === 0x79 && (text.charCodeAt(i - 2) | 0x20) === 0x61 &&
+      decodePig(text.slice(s, i).toLowerCase(), known) !== undefined) return true;
+    s = -1;
+  }
+  return false;
+}
+
+// Classes of a raw UTF-16 unit, for the checks on the text as written.
+const R_LETTER = 1; // ASCII letter
+const R_UPPER = 2;
+const R_DIGIT = 4;
+const R_BASE64 = 8;
+const R_HEX = 16;
+const R_GAP = 32; // whitespace between the chunks of a spread-out encoded run
+const R_SPREAD = 64; // may separate spread-out letters
+const R_SIGN = 128; // `$ @ < % & \`: signs of a decoding
+const R_LOWER = 512;
+const RAW = new Uint16Array(0x10000);
+// What a base64-like character adds to its chunk's flags (1 upper, 2 lower, 4 digit), and keeps
+// of them (8 hex only, 16 binary only, 32 mixed case).
+const CHUNK_OR = new Uint8Array(0x80);
+const CHUNK_AND = new Uint8Array(0x80);
+for (let c = 0; c < 0x80; c++) {
+  const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+  const digit = c >= 0x30 && c <= 0x39;
+  RAW[c] = (letter ? R_LETTER : 0) | (c >= 0x41 && c <= 0x5a ? R_UPPER : 0) | (digit ? R_DIGIT : 0) |
+    (isBase64Char(c) ? R_BASE64 : 0) | (digit || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66) ? R_HEX : 0) |
+    (isChunkGap(c) ? R_GAP : 0) | (isSpreadSeparator(c) ? R_SPREAD : 0) | ('$@<%&\\'.includes(String.fromCharCode(c)) ? R_SIGN : 0) |
+    (c >= 0x61 && c <= 0x7a ? R_LOWER : 0);
+  CHUNK_OR[c] = c >= 0x41 && c <= 0x5a ? 1 : c >= 0x61 && c <= 0x7a ? 2 : digit ? 4 : 0;
+  CHUNK_AND[c] = 1 | 2 | 4 | 32 | ((RAW[c] ?? 0) & R_HEX ? 8 : 0) | (c === 0x30 || c === 0x31 ? 16 : 0);
+}
+RAW[0xb7] = R_SPREAD;
+RAW[0x2022] = R_SPREAD;
+for (let c = 0x80; c < 0x10000; c++) if (isSpreadSeparator(c)) RAW[c] = R_SPREAD;
+
+/**
+ * Which scans of the detector could fire on `text` (bits of {@link TRIGGER}); 0 when none can.
+ * @example scanTriggers('The meeting moved to Tuesday.') // 0
+ */
+export function scanTriggers(text: string): number {
+  tables = triggerTables();
+  if (lastSeen.length !== tables.slotCount) lastSeen = new Float64Array(tables.slotCount).fill(-Infinity);
+  word += tables.maxSpan + 2;
+  ay1 = -Infinity; ay2 = -Infinity;
+  prevChunk = -1; mdUntil = 0; httpUntil = 0;
+  resetTokens();
+  const n = text.length;
+  let mask = 0;
+  // The word being read (folded units), and the last word while only spaces followed it.
+  let wlen = 0;
+  let wstart = 0;
+  let wend = 0;
+  let wh = 0;
+  let wflags = 0;
+  let asciiFrom = 0;
+  let lastLen = -1;
+  let lastAsciiFrom = 0;
+  let lastUnit = 0x20;
+  // The text as written: letters, spread letters, signs, the base64-like chunk being read.
+  let spread = 0;
+  let spreadGap = 0;
+  let leetSigns = 0;
+  let tags = 0;
+  let escapes = 0;
+  let cs = -1;
+  let cBase = 0;
+  let cPad = 0;
+  let cf = 0; // 1 upper, 2 lower, 4 digit, 8 hex only, 16 binary only, 32 mixed case
+  let gap = 0;
+  let gapBroken = false;
+  let i = 0;
+  let prev = 0;
+  let c = n > 0 ? text.charCodeAt(0) : 0;
+  while (i < n) {
+    const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+    const r = RAW[c] ?? 0;
+    if ((r & (R_LETTER | R_DIGIT)) !== 0) {
+      // A run of ASCII letters and digits, nearly all of any text: one tight loop for the chunk
+      // (as written: case, digits, hex, bits) and the word (folded to lower case) it belongs to.
+      if (cs < 0 || cPad > 0) {
+        if (cs >= 0) { if (chunkEnds(cs, cBase, cPad, cf)) mask |= endChunk(text, cs, cBase, cPad, cf, false); gap = 0; gapBroken = false; }
+        cs = i; cBase = 0; cPad = 0; cf = 8 | 16;
+      }
+      if (wlen === 0) { wflags = 0; asciiFrom = 0; wh = 0; wstart = i; }
+      const runStart = i;
+      const before = prev;
+      let p = prev;
+      let cc = c;
+      let rr = r;
+      let f = cf;
+      let len = wlen;
+      let h = wh;
+      let fl = wflags;
+      for (;;) {
+        f = (f | (CHUNK_OR[cc] ?? 0)) & (CHUNK_AND[cc] ?? 0);
+        if ((rr & R_UPPER) !== 0 && ((RAW[p] ?? 0) & R_LOWER) !== 0) f |= 32;
+        const u = cc | (rr & R_LETTER) << 5;
+        if (len < MAX_WORD) { units[len] = u; h = (Math.imul(h, HASH_BASE) + u) | 0; }
+        fl |= rr;
+        len++;
+        i++;
+        p = cc;
+        if (i >= n) { cc = 0; break; }
+        cc = text.charCodeAt(i);
+        rr = RAW[cc] ?? 0;
+        if ((rr & (R_LETTER | R_DIGIT)) === 0) break;
+      }
+      cBase += i - runStart;
+      cf = f; wlen = len; wh = h; wflags = fl; wend = i; prev = p; c = cc;
+      // Spread-out letters ("i g n o r e"): only the run's last letter can stand alone.
+      if (((RAW[p] ?? 0) & R_LETTER) !== 0 && ((RAW[i - 1 > runStart ? text.charCodeAt(i - 2) : before] ?? 0) & R_LETTER) === 0) {
+        spread = i - 1 === runStart && spread > 0 && spreadGap >= 1 && spreadGap <= 3 ? spread + 1 : 1;
+        spreadGap = 0;
+        if (spread >= 4) mask |= TRIGGER.spread;
+      } else spread = 0;
+      continue;
+    }
+    if (c === 0x20) {
+      // A space, the next most common: ends the chunk and the word.
+      if (cs >= 0) { if (chunkEnds(cs, cBase, cPad, cf)) mask |= endChunk(text, cs, cBase, cPad, cf, !gapBroken && gap >= 1 && gap <= 2); cs = -1; gap = 0; gapBroken = false; }
+      gap++;
+      if (spread > 0 && ++spreadGap > 3) spread = 0;
+      if (wlen > 0) {
+        mask |= endWord(wlen, wh, wflags & (R_LETTER | R_DIGIT | F_OTHER), mask, wstart, wend);
+        lastLen = wlen;
+        lastAsciiFrom = asciiFrom;
+        wlen = 0;
+      }
+      lastUnit = 0x20;
+      prev = c;
+      c = next;
+      i++;
+      continue;
+    }
+    // --- the text as written ---
+    if ((r & R_BASE64) !== 0) {
+      if (cs < 0 || cPad > 0) {
+        if (cs >= 0) { if (chunkEnds(cs, cBase, cPad, cf)) mask |= endChunk(text, cs, cBase, cPad, cf, false); gap = 0; gapBroken = false; }
+        cs = i; cBase = 0; cPad = 0; cf = 8 | 16;
+      }
+      cf &= CHUNK_AND[c] ?? 0;
+      cBase++;
+    } else if (c === 0x3d && cs >= 0 && cBase + cPad < 256) cPad++;
+    else {
+      if (cs >= 0) { if (chunkEnds(cs, cBase, cPad, cf)) mask |= endChunk(text, cs, cBase, cPad, cf, !gapBroken && gap >= 1 && gap <= 2); cs = -1; gap = 0; gapBroken = false; }
+      if ((r & R_GAP) !== 0) gap++;
+      else gapBroken = true;
+    }
+    if (spread > 0 && (r & R_SPREAD) !== 0) { if (++spreadGap > 3) spread = 0; } else spread = 0;
+    if ((r & R_SIGN) !== 0) {
+      if (c === 0x24 || c === 0x40) {
+        if (((RAW[prev] ?? 0) & (RAW[next] ?? 0) & R_LETTER) !== 0 && ++leetSigns >= 3) mask |= TRIGGER.leet;
+      } else if (c === 0x3c) {
+        if ((mask & TRIGGER.tags) === 0 && (((RAW[next] ?? 0) & R_LETTER) !== 0 || next === 0x2f)) {
+          let j = i + 1;
+          while (j < n && j - i < 256 && text.charCodeAt(j) !== 0x3e && text.charCodeAt(j) !== 0x3c) j++;
+          if (j < n && text.charCodeAt(j) === 0x3e && ++tags >= 2) mask |= TRIGGER.tags;
+        }
+      } else if (c === 0x25) {
+        if (((RAW[next] ?? 0) & R_HEX) !== 0 && i + 2 < n && ((RAW[text.charCodeAt(i + 2)] ?? 0) & R_HEX) !== 0 && ++escapes >= 2) mask |= TRIGGER.escapes;
+      } else if (c === 0x26) {
+        if ((next === 0x23 || ((RAW[next] ?? 0) & R_LETTER) !== 0) && ++escapes >= 2) mask |= TRIGGER.escapes;
+      } else if (next === 0x75 || next === 0x78) { // backslash
+        if (++escapes >= 2) mask |= TRIGGER.escapes;
+      }
+    }
+    // --- the text as the normalizer folds it ---
+    let e: number;
+    let cp = c;
+    let size = 1;
+    if (c < 0x80) e = (r & R_GAP) !== 0 || c === 0x0b || c === 0x0c ? (K_SPACE << 16) | 0x20 : (K_SEP << 16) | c;
+    else if (c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      cp = ((c - 0xd800) << 10) + (next - 0xdc00) + 0x10000;
+      if (cp >= 0xe0000 && cp <= 0xe007f) { tokensUnusable(); return ALL_TRIGGERS; } // tag characters smuggle ASCII
+      e = astralEntry(cp);
+      size = 2;
+    } else e = foldEntry(c);
+    i += size;
+    prev = size === 1 ? c : next;
+    c = size === 1 ? next : i < n ? text.charCodeAt(i) : 0;
+    let kind = e >>> 16;
+    if (kind === K_SKIP) continue;
+    if (kind === K_HIDDEN_IN_WORD) { if (isLetterUnit(wlen > 0 ? units[Math.min(wlen, MAX_WORD) - 1] ?? 0 : lastUnit)) mask |= TRIGGER.hidden; continue; }
+    if (kind === K_HIDDEN) { mask |= TRIGGER.hidden; continue; }
+    // Most characters fold to one unit; a few to several ("…" → "...", "ﬁ" → "fi").
+    const folded = kind === K_MULTI ? multiFold(cp) : '';
+    const count = folded === '' ? 1 : folded.length;
+    for (let k = 0; k < count; k++) {
+      let u = e & 0xffff;
+      if (folded !== '') { u = folded.charCodeAt(k); kind = kindOfFolded(u); }
+      if (kind === K_WORD) {
+        if (wlen === 0) { wflags = 0; asciiFrom = 0; wh = 0; wstart = i - size; }
+        if (wlen < MAX_WORD) { units[wlen] = u; wh = (Math.imul(wh, HASH_BASE) + u) | 0; }
+        if (u < 0x80) wflags |= (RAW[u] ?? 0) & (R_LETTER | R_DIGIT);
+        else { wflags |= F_OTHER; asciiFrom = wlen + 1; }
+        wlen++;
+        wend = i;
+        continue;
+      }
+      const glued = wlen > 0;
+      if (glued) {
+        lastUnit = units[Math.min(wlen, MAX_WORD) - 1] ?? 0;
+        mask |= endWord(wlen, wh, wflags & (R_LETTER | R_DIGIT | F_OTHER), mask, wstart, wend);
+        lastLen = wlen;
+        lastAsciiFrom = asciiFrom;
+        wlen = 0;
+      }
+      if (kind === K_SPACE || u === 0x20) { lastUnit = 0x20; continue; }
+      if (kind === K_CJK) mask |= TRIGGER.cjk;
+      if ((mask & TRIGGER.marker) === 0 && isMarkerUnit(u)) {
+        // A marker unit inside a multi-unit fold is not probed: taken as a marker.
+        if (folded !== '' || markerAt(text, u, i, lastLen, lastAsciiFrom, glued)) mask |= TRIGGER.marker;
+      }
+      lastLen = -1;
+      lastUnit = u;
+    }
+  }
+  if (wlen > 0) mask |= endWord(wlen, wh, wflags & (R_LETTER | R_DIGIT | F_OTHER), mask, wstart, wend);
+  if (cs >= 0 && chunkEnds(cs, cBase, cPad, cf)) mask |= endChunk(text, cs, cBase, cPad, cf, !gapBroken && gap >= 1 && gap <= 2);
+  if ((mask & TRIGGER.pigLatin) !== 0 && !anyPigWordDecodes(text)) mask &= ~TRIGGER.pigLatin;
+  return mask;
+}

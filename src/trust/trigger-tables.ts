@@ -1,0 +1,101 @@
+/**
+ * Tables of the detector's fast path (trigger-scan), compiled once from the detector's own
+ * rules so they cannot drift from them: per vocabulary word, the phrase slots it fills and the
+ * phrases it can end; per phrase, its slots and the most tokens a match can span; the marker
+ * scan's trigger words.
+ */
+import { PHRASE_GROUPS, PHRASE_RULES } from './instruction-phrases.js';
+import { markerWords } from './marker-scan.js';
+import { compilePhrases, type PhraseMatcher } from './phrase-matcher.js';
+import { buildWordTable, type WordTable } from './word-index.js';
+
+/** Compiled tables; lists are stored as offsets into flat arrays (CSR). */
+export interface TriggerTables {
+  readonly matcher: PhraseMatcher;
+  readonly slotCount: number;
+  /** Slots holding vocabulary id v: `slotList[slotStart[v] .. slotStart[v + 1])`. */
+  readonly slotStart: Int32Array;
+  readonly slotList: Int32Array;
+  /** Phrases whose last slot holds id v. */
+  readonly endStart: Int32Array;
+  readonly endList: Int32Array;
+  /** Slots of phrase p, and how many tokens a match of p spans at most (from first to last slot). */
+  readonly phraseSlotStart: Int32Array;
+  readonly phraseSlotList: Int32Array;
+  readonly phraseSpan: Int32Array;
+  /** The largest phrase span. */
+  readonly maxSpan: number;
+  readonly tagWords: WordTable;
+  readonly hashWords: WordTable;
+  readonly labelEnds: WordTable;
+  readonly jsonKeys: WordTable;
+}
+
+function csr(lists: readonly (readonly number[])[]): [Int32Array, Int32Array] {
+  const start = new Int32Array(lists.length + 1);
+  for (const [i, l] of lists.entries()) start[i + 1] = (start[i] ?? 0) + l.length;
+  const flat = new Int32Array(start[lists.length] ?? 0);
+  for (const [i, l] of lists.entries()) flat.set(l, start[i] ?? 0);
+  return [start, flat];
+}
+
+function build(): TriggerTables {
+  const matcher = compilePhrases(PHRASE_GROUPS, PHRASE_RULES);
+  const size = matcher.vocab.size;
+  const slotKeys = new Map<string, number>();
+  const slotMembers: number[][] = [];
+  const phraseSlots: number[][] = [];
+  const spans: number[] = [];
+  const ends: number[][] = Array.from({ length: size }, () => []);
+  for (const [p, phrase] of matcher.phrases.entries()) {
+    const slots = phrase.slots.map((table) => {
+      const members: number[] = [];
+      for (let id = 0; id < size; id++) if (table[id] === 1) members.push(id);
+      const key = members.join(',');
+      let index = slotKeys.get(key);
+      if (index === undefined) {
+        index = slotMembers.length;
+        slotKeys.set(key, index);
+        slotMembers.push(members);
+      }
+      return index;
+    });
+    phraseSlots.push(slots);
+    spans.push(phrase.gaps.reduce((a, g) => a + g + 1, 0));
+    for (const id of slotMembers[slots[slots.length - 1] ?? 0] ?? []) ends[id]?.push(p);
+  }
+  const ofWord: number[][] = Array.from({ length: size }, () => []);
+  for (const [s, members] of slotMembers.entries()) for (const id of members) ofWord[id]?.push(s);
+  const [slotStart, slotList] = csr(ofWord);
+  const [endStart, endList] = csr(ends);
+  const [phraseSlotStart, phraseSlotList] = csr(phraseSlots);
+  const words = markerWords();
+  const table = (list: readonly string[]): WordTable => buildWordTable(list.map((w) => [w, 1] as const));
+  return {
+    matcher,
+    slotCount: slotMembers.length,
+    slotStart,
+    slotList,
+    endStart,
+    endList,
+    phraseSlotStart,
+    phraseSlotList,
+    phraseSpan: Int32Array.from(spans),
+    maxSpan: Math.max(0, ...spans),
+    tagWords: table(words.tags),
+    hashWords: table(words.hashHeaders),
+    labelEnds: table(words.labelEnds),
+    jsonKeys: table(words.jsonKeys),
+  };
+}
+
+let tables: TriggerTables | undefined;
+
+/**
+ * The compiled tables (built on first use). The detector's phrase matcher is the one here.
+ * @example triggerTables().matcher.vocab.has('ignore') // true
+ */
+export function triggerTables(): TriggerTables {
+  tables ??= build();
+  return tables;
+}

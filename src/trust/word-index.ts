@@ -1,0 +1,231 @@
+/**
+ * Hashed word tables for the instruction detector's tokenizer and its fast path: a word is
+ * looked up from the code units it was read into (no string is built), by a polynomial hash
+ * computed while the word is read; tables are at most a quarter full, so "not there" usually
+ * takes one probe. The polynomial form lets the hash of every one-letter deletion
+ * of a word be derived in O(1) each, so the typo index (one insertion, deletion, substitution
+ * or move) is probed without building a string either; a hash hit is only a candidate, which
+ * the caller confirms on the real string.
+ */
+
+/** Multiplier of the polynomial word hash: h(w + u) = h(w) * B + u (mod 2^32). */
+export const HASH_BASE = 0x01000193;
+/** Longest word the deletion hashes are derived for. */
+export const MAX_HASHED_DELETION = 32;
+
+const POW = new Int32Array(MAX_HASHED_DELETION + 1);
+POW[0] = 1;
+for (let k = 1; k <= MAX_HASHED_DELETION; k++) POW[k] = Math.imul(POW[k - 1] ?? 1, HASH_BASE);
+
+/** The hash of `word`, as the readers compute it unit by unit. */
+export function hashString(word: string): number {
+  let h = 0;
+  for (let i = 0; i < word.length; i++) h = (Math.imul(h, HASH_BASE) + word.charCodeAt(i)) | 0;
+  return h;
+}
+
+// Slot of a (hash, length) key in a table of 2^bits slots (Fibonacci hashing: high bits).
+function slotOf(hash: number, len: number, shift: number): number {
+  return Math.imul((hash + Math.imul(len, 0x2545f491)) | 0, 0x9e3779b1) >>> shift;
+}
+
+// A bit filter in front of each table (16 KB: stays in the L1 cache): most words are in none,
+// and one bit test says so without touching the table.
+const FILTER_SHIFT = 32 - 17;
+function filterBit(hash: number, len: number): number {
+  return Math.imul((hash ^ Math.imul(len, 0x27d4eb2d)) | 0, 0x85ebca6b) >>> FILTER_SHIFT;
+}
+
+// Table size for n keys: at most a quarter full, so a miss usually stops at the first slot.
+function bitsFor(n: number): number {
+  let bits = 4;
+  while (1 << bits < n * 4) bits++;
+  return bits;
+}
+
+/** Words with a value each, found from their code units. */
+export interface WordTable {
+  /** The value of the word in `units[0, len)` whose hash is `hash`, or `missing`. */
+  get(units: Uint16Array, len: number, hash: number, missing: number): number;
+  /** The value of `word`, or `missing`. */
+  getString(word: string, missing: number): number;
+}
+
+// Open addressing over flat arrays; every word's units are kept in one pool for the check.
+class FlatWordTable implements WordTable {
+  private readonly shift: number;
+  private readonly mask: number;
+  private readonly keys: Int32Array;
+  private readonly lens: Int32Array; // length + 1; 0 = empty
+  private readonly offsets: Int32Array;
+  private readonly values: Int32Array;
+  private readonly pool: Uint16Array;
+  private readonly filter = new Int32Array(1 << 12);
+
+  constructor(list: readonly (readonly [string, number])[]) {
+    const bits = bitsFor(list.length);
+    this.shift = 32 - bits;
+    this.mask = (1 << bits) - 1;
+    this.keys = new Int32Array(1 << bits);
+    this.lens = new Int32Array(1 << bits);
+    this.offsets = new Int32Array(1 << bits);
+    this.values = new Int32Array(1 << bits);
+    this.pool = new Uint16Array(list.reduce((a, [w]) => a + w.length, 0));
+    let at = 0;
+    for (const [word, value] of list) {
+      const h = hashString(word);
+      const b = filterBit(h, word.length);
+      this.filter[b >>> 5] = (this.filter[b >>> 5] ?? 0) | (1 << (b & 31));
+      let i = slotOf(h, word.length, this.shift);
+      while ((this.lens[i] ?? 0) !== 0) i = (i + 1) & this.mask;
+      this.keys[i] = h;
+      this.lens[i] = word.length + 1;
+      this.offsets[i] = at;
+      this.values[i] = value;
+      for (let k = 0; k < word.length; k++) this.pool[at++] = word.charCodeAt(k);
+    }
+  }
+
+  get(units: Uint16Array, len: number, hash: number, missing: number): number {
+    const b = filterBit(hash, len);
+    if (((this.filter[b >>> 5] ?? 0) & (1 << (b & 31))) === 0) return missing;
+    const pool = this.pool;
+    for (let i = slotOf(hash, len, this.shift); ; i = (i + 1) & this.mask) {
+      const l = this.lens[i] ?? 0;
+      if (l === 0) return missing;
+      if (l !== len + 1 || this.keys[i] !== hash) continue;
+      const o = this.offsets[i] ?? 0;
+      let k = 0;
+      while (k < len && pool[o + k] === units[k]) k++;
+      if (k === len) return this.values[i] ?? missing;
+    }
+  }
+
+  getString(word: string, missing: number): number {
+    const units = new Uint16Array(word.length);
+    for (let k = 0; k < word.length; k++) units[k] = word.charCodeAt(k);
+    return this.get(units, word.length, hashString(word), missing);
+  }
+}
+
+/**
+ * A table of words to values (open addressing; each hit is confirmed unit by unit).
+ * @example buildWordTable([['ignore', 3]]).getString('ignore', -1) // 3
+ */
+export function buildWordTable(entries: Iterable<readonly [string, number]>): WordTable {
+  return new FlatWordTable([...new Map(entries)]);
+}
+
+/** A set of (hash, length) keys: membership is a candidate, never a proof. */
+export interface HashSet {
+  has(hash: number, len: number): boolean;
+}
+
+class FlatHashSet implements HashSet {
+  private readonly shift: number;
+  private readonly mask: number;
+  private readonly keys: Int32Array;
+  private readonly lens: Int32Array; // length + 1; 0 = empty
+  private readonly filter = new Int32Array(1 << 12);
+
+  constructor(words: readonly string[]) {
+    const bits = bitsFor(words.length);
+    this.shift = 32 - bits;
+    this.mask = (1 << bits) - 1;
+    this.keys = new Int32Array(1 << bits);
+    this.lens = new Int32Array(1 << bits);
+    for (const w of words) {
+      const h = hashString(w);
+      const b = filterBit(h, w.length);
+      this.filter[b >>> 5] = (this.filter[b >>> 5] ?? 0) | (1 << (b & 31));
+      let i = slotOf(h, w.length, this.shift);
+      while ((this.lens[i] ?? 0) !== 0 && !(this.keys[i] === h && this.lens[i] === w.length + 1)) i = (i + 1) & this.mask;
+      this.keys[i] = h;
+      this.lens[i] = w.length + 1;
+    }
+  }
+
+  has(hash: number, len: number): boolean {
+    const b = filterBit(hash, len);
+    if (((this.filter[b >>> 5] ?? 0) & (1 << (b & 31))) === 0) return false;
+    for (let i = slotOf(hash, len, this.shift); ; i = (i + 1) & this.mask) {
+      const l = this.lens[i] ?? 0;
+      if (l === 0) return false;
+      if (l === len + 1 && this.keys[i] === hash) return true;
+    }
+  }
+}
+
+/**
+ * The (hash, length) keys of `words`.
+ * @example buildHashSet(['nstructions']).has(hashString('nstructions'), 11) // true
+ */
+export function buildHashSet(words: Iterable<string>): HashSet {
+  return new FlatHashSet([...new Set(words)]);
+}
+
+/**
+ * Whether the word in `units[0, len)` (hash `hash`) or one of its one-unit deletions is in
+ * `set`. Exact when false: no such word is there.
+ * @example deletionMayMatch(units, 13, hash, buildHashSet(['instructions']))
+ */
+export function deletionMayMatch(units: Uint16Array, len: number, hash: number, set: HashSet): boolean {
+  if (set.has(hash, len)) return true;
+  if (len > MAX_HASHED_DELETION) return true;
+  // prefix(i) * B^(len-1-i) + (hash - prefix(i+1) * B^(len-1-i)): the hash without unit i.
+  let pre = 0;
+  for (let i = 0; i < len; i++) {
+    const next = (Math.imul(pre, HASH_BASE) + (units[i] ?? 0)) | 0;
+    const p = POW[len - 1 - i] ?? 0;
+    if (set.has((Math.imul(pre, p) + hash - Math.imul(next, p)) | 0, len - 1)) return true;
+    pre = next;
+  }
+  return false;
+}
+
+/** A bounded cache keyed by a word's units (see {@link createUnitsCache}). */
+export interface UnitsCache<T> {
+  get(units: Uint16Array, len: number, hash: number): T | undefined;
+  set(word: string, hash: number, value: T): void;
+}
+
+/**
+ * A cache from words to values, looked up from code units without building a string; it is
+ * emptied when it fills up.
+ * @example createUnitsCache<number>(1024).get(units, 3, hashString('abc')) // undefined
+ */
+export function createUnitsCache<T>(capacity: number): UnitsCache<T> {
+  const bits = bitsFor(capacity / 2);
+  const cap = 1 << bits;
+  const mask = cap - 1;
+  const slot = (hash: number, len: number): number => slotOf(hash, len, 32 - bits);
+  const keys = new Int32Array(cap);
+  let words: (string | undefined)[] = new Array<string | undefined>(cap);
+  let values: (T | undefined)[] = new Array<T | undefined>(cap);
+  let size = 0;
+  return {
+    get(units, len, hash) {
+      let i = slot(hash, len);
+      for (let w = words[i]; w !== undefined; i = (i + 1) & mask, w = words[i]) {
+        if (keys[i] !== hash || w.length !== len) continue;
+        let k = 0;
+        while (k < len && w.charCodeAt(k) === units[k]) k++;
+        if (k === len) return values[i];
+      }
+      return undefined;
+    },
+    set(word, hash, value) {
+      if (size >= capacity) {
+        words = new Array<string | undefined>(cap);
+        values = new Array<T | undefined>(cap);
+        size = 0;
+      }
+      let i = slot(hash, word.length);
+      while (words[i] !== undefined) i = (i + 1) & mask;
+      keys[i] = hash;
+      words[i] = word;
+      values[i] = value;
+      size++;
+    },
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * Word lookup for the instruction detector: a token's vocabulary id from its exact form, then a
+ * plural/-ing/-ed fallback, then a distance-1 typo lookup for long words (precomputed deletion
+ * variants), then a ROT13, reversed or leet spelling of a long keyword (counted as evidence
+ * for those decodings). Long unknown runs of letters may be segmented into vocabulary words
+ * ("ignoreallpreviousinstructions").
+ *
+ * {@link lookup} states the semantics on strings. {@link resolveWord} gives the same answer
+ * from code units and their hash without building a string for nearly every word:
+ * every exact, inflected and disguised form is in one hashed table, and the typo and leet
+ * branches are entered only when the hashed deletion index says a match is possible.
+ */
+import { buildHashSet, buildWordTable, deletionMayMatch, HASH_BASE, type HashSet, type WordTable } from './word-index.js';
+
+/** Special ids of tokens that spell a keyword in ROT13, backwards, or with digits as letters. */
+export const ROT13_ID = -2;
+export const REVERSED_ID = -3;
+export const LEET_ID = -4;
+
+const MIN_TYPO_LENGTH = 7;
+const MAX_TYPO_LENGTH = 24;
+const SUFFIXES = ['s', 'es', 'ing', 'ed', 'd'] as const;
+const LEET_DIGITS: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g', '6': 'g', '2': 'z' };
+// Short function words that glue keywords together in a de-spaced run ("ignoreallthe…").
+const GLUE = [
+  'a', 'an', 'the', 'to', 'of', 'and', 'or', 'in', 'on', 'at', 'is', 'it', 'me', 'my', 'we', 'us', 'be', 'by', 'as',
+  'for', 'with', 'from', 'that', 'this', 'what', 'then', 'than', 'instead', 'please', 'now', 'say', 'said', 'them',
+  'you', 'your', 'are', 'were', 'was', 'been', 'have', 'has', 'had', 'not', 'no', 'do', 'does', 'did', 'just', 'only',
+  'so', 'if', 'but', 'here', 'there', 'these', 'those', 'which', 'who', 'will', 'can', 'must', 'should', 'tell',
+];
+
+/** The vocabulary of a rule set and the indexes derived from it. */
+export interface Lexicon {
+  readonly vocab: ReadonlyMap<string, number>;
+  readonly typoIndex: ReadonlyMap<string, number>;
+  /** ROT13 (-2) and reversed (-3) spellings of long keywords. */
+  readonly disguised: ReadonlyMap<string, number>;
+  /** Words a long token may be segmented into: the vocabulary plus common short words. */
+  readonly segmentWords: ReadonlySet<string>;
+  readonly maxWordLength: number;
+  /** Every exact, inflected and disguised form, with the id {@link lookup} gives it. */
+  readonly forms: WordTable;
+  /** Hashes of the typo index's keys and of the long vocabulary words. */
+  readonly typoKeys: HashSet;
+  readonly segmentKeys: HashSet;
+}
+
+function deletions(word: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < word.length; i++) out.push(word.slice(0, i) + word.slice(i + 1));
+  return out;
+}
+
+/** ROT13 of the ASCII letters of `s`. */
+export function rot13(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x61 && c <= 0x7a) out += String.fromCharCode(((c - 0x61 + 13) % 26) + 0x61);
+    else if (c >= 0x41 && c <= 0x5a) out += String.fromCharCode(((c - 0x41 + 13) % 26) + 0x41);
+    else out += s[i];
+  }
+  return out;
+}
+
+/**
+ * The id of one token (already normalized), or -1. The reference semantics, on strings.
+ * @example lookup(lexicon, 'ignored', new Map()) === lexicon.vocab.get('ignore')
+ */
+export function lookup(m: Pick<Lexicon, 'vocab' | 'typoIndex' | 'disguised'>, word: string, cache: Map<string, number>): number {
+  const exact = m.vocab.get(word);
+  if (exact !== undefined) return exact;
+  const cached = cache.get(word);
+  if (cached !== undefined) return cached;
+  let id = -1;
+  // Inflections the rule lists do not spell out.
+  for (const suffix of SUFFIXES) {
+    if (word.length > suffix.length + 2 && word.endsWith(suffix)) {
+      const base = m.vocab.get(word.slice(0, -suffix.length));
+      if (base !== undefined) { id = base; break; }
+    }
+  }
+  // One typo (insert, delete, substitute, swap) in a long word, e.g. "iunstructions".
+  if (id === -1 && word.length >= MIN_TYPO_LENGTH - 1 && word.length <= MAX_TYPO_LENGTH) {
+    id = m.typoIndex.get(word) ?? -1;
+    if (id === -1) {
+      for (const d of deletions(word)) {
+        const hit = (d.length >= MIN_TYPO_LENGTH ? m.vocab.get(d) : undefined) ?? m.typoIndex.get(d);
+        if (hit !== undefined) { id = hit; break; }
+      }
+    }
+  }
+  if (id === -1) id = m.disguised.get(word) ?? -1;
+  if (id === -1 && word.length >= 4 && word.length <= 24 && /[0-9]/.test(word) && /[a-z]/.test(word)) {
+    for (const one of ['i', 'l']) {
+      const folded = word.replace(/[0-9]/g, (d) => (d === '1' ? one : LEET_DIGITS[d] ?? d));
+      if (m.vocab.has(folded)) { id = LEET_ID; break; }
+    }
+  }
+  if (cache.size < 100_000) cache.set(word, id);
+  return id;
+}
+
+/**
+ * Build the lookup indexes of a vocabulary (word → id, words already folded).
+ * @example buildLexicon(new Map([['ignore', 0]])).forms.getString('ignores', -9) // 0
+ */
+export function buildLexicon(vocab: ReadonlyMap<string, number>): Lexicon {
+  const typoIndex = new Map<string, number>();
+  const disguised = new Map<string, number>();
+  const segmentWords = new Set<string>(GLUE);
+  let maxWordLength = 0;
+  for (const [word, id] of vocab) {
+    if (/^[a-z]+$/.test(word)) {
+      segmentWords.add(word);
+      maxWordLength = Math.max(maxWordLength, word.length);
+      if (word.length >= 5) {
+        const r = rot13(word);
+        const rev = [...word].reverse().join('');
+        if (!vocab.has(r)) disguised.set(r, ROT13_ID);
+        if (!vocab.has(rev) && rev !== word) disguised.set(rev, REVERSED_ID);
+      }
+    }
+    if (word.length < MIN_TYPO_LENGTH) continue;
+    for (const d of deletions(word)) if (!typoIndex.has(d)) typoIndex.set(d, id);
+  }
+  const partial = { vocab, typoIndex, disguised, segmentWords, maxWordLength };
+  const scratch = new Map<string, number>();
+  const forms = new Map<string, number>();
+  const addForm = (f: string): void => { if (!forms.has(f)) forms.set(f, lookup(partial, f, scratch)); };
+  for (const word of vocab.keys()) {
+    addForm(word);
+    if (word.length > 2) for (const s of SUFFIXES) addForm(word + s);
+  }
+  for (const word of disguised.keys()) addForm(word);
+  const longWords = [...vocab.keys()].filter((w) => w.length >= MIN_TYPO_LENGTH);
+  return {
+    ...partial,
+    forms: buildWordTable(forms),
+    typoKeys: buildHashSet([...typoIndex.keys(), ...longWords]),
+    segmentKeys: buildHashSet(segmentWords),
+  };
+}
+
+const lookupCache = new WeakMap<Lexicon, Map<string, number>>();
+const MISSING = -0x7fffffff;
+
+/**
+ * {@link lookup} of the word in `units[0, len)`, whose hash is `hash` (see word-index);
+ * `digitsAndLetters` says whether it holds both an ASCII digit and an ASCII lower-case letter.
+ * Builds a string only when a typo or leet reading is possible.
+ */
+export function resolveWord(m: Lexicon, units: Uint16Array, len: number, hash: number, digitsAndLetters: boolean): number {
+  const hit = m.forms.get(units, len, hash, MISSING);
+  if (hit !== MISSING) return hit;
+  const typo = len >= MIN_TYPO_LENGTH - 1 && len <= MAX_TYPO_LENGTH && deletionMayMatch(units, len, hash, m.typoKeys);
+  if (!typo && !(digitsAndLetters && len >= 4 && len <= 24)) return -1;
+  let cache = lookupCache.get(m);
+  if (cache === undefined) { cache = new Map(); lookupCache.set(m, cache); }
+  return lookup(m, String.fromCharCode(...units.subarray(0, len)), cache);
+}
+
+/**
+ * Split a long run of lower-case letters into vocabulary words, allowing few uncovered letters.
+ * Returns [offset, length] pairs, or null when the run does not read as words.
+ * @example segment(lexicon, 'ignoreallprevious') // [[0, 6], [6, 3], [9, 8]]
+ */
+export function segment(m: Lexicon, word: string): [number, number][] | null {
+  const n = word.length;
+  // cost[i]: fewest uncovered letters in word[0, i); from[i]: where the last piece started (-1 = skip one).
+  const cost = new Int32Array(n + 1).fill(1 << 30);
+  const from = new Int32Array(n + 1);
+  cost[0] = 0;
+  for (let i = 0; i < n; i++) {
+    const c = cost[i] ?? 0;
+    if (c + 1 < (cost[i + 1] ?? 0)) { cost[i + 1] = c + 1; from[i + 1] = -1; }
+    const max = Math.min(m.maxWordLength, n - i);
+    let h = word.charCodeAt(i);
+    for (let len = 2; len <= max; len++) {
+      h = (Math.imul(h, HASH_BASE) + word.charCodeAt(i + len - 1)) | 0;
+      if (c < (cost[i + len] ?? 0) && m.segmentKeys.has(h, len) && m.segmentWords.has(word.slice(i, i + len))) {
+        cost[i + len] = c;
+        from[i + len] = i;
+      }
+    }
+  }
+  if ((cost[n] ?? n) * 5 > n) return null;
+  const pieces: [number, number][] = [];
+  let i = n;
+  while (i > 0) {
+    const f = from[i] ?? -1;
+    if (f === -1) { i--; continue; }
+    pieces.push([f, i - f]);
+    i = f;
+  }
+  pieces.reverse();
+  return pieces.filter(([, len]) => len >= 3).length >= 2 ? pieces : null;
+}
