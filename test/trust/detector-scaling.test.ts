@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectInstructions } from '../../src/trust/index.js';
+import { LINEAR_BOUND_10X, growth } from '../helpers/cpu-time.js';
 
 // Adversarial units that wake every candidate decoding at once (ROT13 and reversed keywords,
 // leet, pig latin, spread letters, tags, escapes, spread base64 and hex, invisible fillers,
@@ -12,27 +13,12 @@ const UNITS: Record<string, string> = {
   'markers without ends': '<|system [inst ![a](http://x? ## system assistant: ',
 };
 
-/** Best CPU time (ms) of `runs` calls: CPU, not wall time, so a busy machine does not matter. */
-function cpu(runs: number, f: () => void): number {
-  let best = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const t = process.cpuUsage();
-    f();
-    const d = process.cpuUsage(t);
-    best = Math.min(best, (d.user + d.system) / 1000);
-  }
-  return best;
-}
-
-const fill = (unit: string, size: number): string => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+// Whole units at both sizes, so the two texts differ only in length (see redos.test.ts).
+const fill = (unit: string, size: number): string => unit.repeat(Math.max(1, Math.floor(size / unit.length)));
 
 describe('instruction detector — linear time on adversarial input', () => {
   it.each(Object.entries(UNITS))('10x the input (%s) costs well under 100x the CPU', (_name, unit) => {
-    const small = fill(unit, 100_000);
-    const large = fill(unit, 1_000_000);
-    detectInstructions(small); // warm up the JIT
-    const ratio = cpu(3, () => detectInstructions(large)) / Math.max(1, cpu(3, () => detectInstructions(small)));
-    // Linear: about 10. Quadratic: about 100. The margin absorbs noise and caches.
-    expect(ratio).toBeLessThan(30);
+    // Linear: about 10. Quadratic: about 100.
+    expect(growth((n) => fill(unit, n), detectInstructions, 100_000, 1_000_000, 5)).toBeLessThan(LINEAR_BOUND_10X);
   });
 });
