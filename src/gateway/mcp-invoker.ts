@@ -54,7 +54,7 @@ export function upstreamInvoker(state: SessionState, upstream: UpstreamConnectio
         ctx.markSent();
         try {
           // The executor's deadline ends the attempt; the SDK's own timeout only backs it up.
-          const result = await forwardRequest(up, 'tools/call', params, { signal: ctx.signal, sendNotification: call.extra.sendNotification }, { timeoutMs: rules.timeoutMs + 1000 });
+          const result = await forwardRequest(up, 'tools/call', params, { signal: ctx.signal, sendNotification: call.extra.sendNotification, ...(call.extra.requestId === undefined ? {} : { requestId: call.extra.requestId }) }, { timeoutMs: rules.timeoutMs + 1000 });
           const noise = up.noise - noiseBefore;
           const parsed = CallToolResultSchema.safeParse(result);
           if (!parsed.success) {

@@ -31,6 +31,7 @@ import { isTrcError as isError } from '../contract/index.js';
 import { namespaceItems } from './routing.js';
 import { track, type GatewayOptions, type SessionState } from './session-state.js';
 import { connectAll, refreshToolRoutes } from './session-upstreams.js';
+import { CALL_SCOPED_NOTIFICATIONS, relatedRequestOf, type RequestId } from './related-requests.js';
 import { callTool } from './tool-call.js';
 import { HANDLE_ERROR_CODES, RESOURCE_URI_PREFIX, flushAudit, openResource } from '../executor/index.js';
 import type { UpstreamConnection } from './upstream.js';
@@ -79,23 +80,34 @@ export async function startSession(options: GatewayOptions, transport: Transport
     resourceOwners: new Map(),
     inflight: new Set(),
     clientClosed: false,
-    hooks: (config) => ({
-      onRequest: async (method, params, signal) =>
-        (await server.request({ method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) }, ResultSchema, { signal })) as Record<string, unknown>,
-      onNotification: (method, params) => {
-        if (method === 'notifications/tools/list_changed') state.toolRoutes = null;
-        if (method === 'notifications/prompts/list_changed') state.promptRoutes = null;
-        void server.notification({ method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) }).catch(() => undefined);
-      },
-      onStderr: (line) => options.onUpstreamStderr?.(config.name, line),
-    }),
+    hooks: (config) => {
+      // Over HTTP, what the upstream sends during one of our requests goes on that request's stream.
+      const related = (): { relatedRequestId?: RequestId } => {
+        const id = relatedRequestOf(state.upstreams.find((u) => u.config === config)?.client);
+        return id === undefined ? {} : { relatedRequestId: id };
+      };
+      return {
+        onRequest: async (method, params, signal) =>
+          (await server.request({ method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) }, ResultSchema, { signal, ...related() })) as Record<string, unknown>,
+        onNotification: (method, params) => {
+          if (method === 'notifications/tools/list_changed') state.toolRoutes = null;
+          if (method === 'notifications/prompts/list_changed') state.promptRoutes = null;
+          const options = CALL_SCOPED_NOTIFICATIONS.has(method) ? related() : {};
+          void server.notification({ method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) }, options).catch(() => undefined);
+        },
+        onStderr: (line) => options.onUpstreamStderr?.(config.name, line),
+      };
+    },
   };
 
   // The SDK answers `initialize` itself (version negotiation, client capabilities); wrap it so the
   // upstreams are connected first and their capabilities, identity and instructions are advertised.
   const sdkInitialize = (server as unknown as { _oninitialize(r: InitializeRequest): Promise<InitializeResult> })._oninitialize.bind(server);
   server.setRequestHandler(InitializeRequestSchema, async (request) => {
-    await connectAll(state, request.params.capabilities);
+    // Tracked like a call: a session closed meanwhile waits for it, then ends what it started.
+    const connecting = connectAll(state, request.params.capabilities);
+    track(state, connecting);
+    await connecting;
     const base = await sdkInitialize(request);
     const only = state.upstreams.length === 1 ? state.upstreams[0] : undefined;
     const instructions = state.upstreams.map((u) => u.instructions).filter((i): i is string => typeof i === 'string' && i.length > 0);
