@@ -17,7 +17,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +28,6 @@ import { ensureFreshDist } from './harness.js';
 
 ensureFreshDist();
 const root = fileURLToPath(new URL('../', import.meta.url));
-const require = createRequire(import.meta.url);
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const supergatewayBin = join(root, 'node_modules/supergateway/dist/index.js');
 const dir = mkdtempSync(join(tmpdir(), 'trc-gw-bench-'));
@@ -182,7 +180,7 @@ const figures = setups.map((_, i) => {
 });
 const by = (label: string) => figures[setups.findIndex((s) => s.label === label)] as Figures;
 
-const version = (pkg: string) => (require(`${pkg}/package.json`) as { version: string }).version;
+const version = (pkg: string) => (JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
 console.log(`gateway bench: server-everything ${version('@modelcontextprotocol/server-everything')}, tool echo, v1 SDK client ${version('@modelcontextprotocol/sdk')}; supergateway ${version('supergateway')} --stateful`);
 console.log(`trc gateway: node dist/cli/bin.js gateway, ${readConfig ? 'every tool declared a read (BENCH_GATEWAY_CONFIG=read)' : 'no tool configuration (echo is unconfigured)'}, store ${storePath === ':memory:' ? 'in-memory SQLite' : 'SQLite file (WAL)'}`);
 console.log(`${ROUNDS} alternating rounds, median shown; each round: ${SEQUENTIAL} sequential calls, then ${THROUGHPUT_CALLS} calls with ${CONCURRENCY} in flight`);
