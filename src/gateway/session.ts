@@ -9,6 +9,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
+  CancelTaskRequestSchema,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
+  ListTasksRequestSchema,
   CompleteRequestSchema,
   GetPromptRequestSchema,
   InitializeRequestSchema,
@@ -23,6 +27,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   type InitializeRequest,
+  type CallToolResult,
   type InitializeResult,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -33,6 +38,7 @@ import { track, type GatewayOptions, type SessionState } from './session-state.j
 import { connectAll, refreshToolRoutes } from './session-upstreams.js';
 import { CALL_SCOPED_NOTIFICATIONS, relatedRequestOf, type RequestId } from './related-requests.js';
 import { callTool } from './tool-call.js';
+import { startTask, taskHandlers, TASKS_CAPABILITY } from './tasks.js';
 import { HANDLE_ERROR_CODES, RESOURCE_URI_PREFIX, flushAudit, openResource } from '../executor/index.js';
 import type { UpstreamConnection } from './upstream.js';
 
@@ -53,6 +59,7 @@ const ALL_CAPABILITIES: ServerCapabilities = {
   prompts: { listChanged: true },
   logging: {},
   completions: {},
+  tasks: TASKS_CAPABILITY,
 };
 
 /** How long a closing session waits for aborted calls to record their outcome. */
@@ -128,9 +135,19 @@ export async function startSession(options: GatewayOptions, transport: Transport
     return { tools: await refreshToolRoutes(state) };
   });
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
-    const running = callTool(state, req.params, extra);
+    // A task-augmented call answers with the task; its result goes through the pipeline at tasks/result.
+    const running = req.params.task !== undefined ? startTask(state, req.params, extra) : callTool(state, req.params, extra);
     track(state, running);
-    return running;
+    return running as Promise<CallToolResult>;
+  });
+  const task = taskHandlers(state);
+  server.setRequestHandler(GetTaskRequestSchema, (req, extra) => task['tasks/get'](params(req.params) ?? {}, extra) as never);
+  server.setRequestHandler(ListTasksRequestSchema, (req, extra) => task['tasks/list'](params(req.params) ?? {}, extra) as never);
+  server.setRequestHandler(CancelTaskRequestSchema, (req, extra) => task['tasks/cancel'](params(req.params) ?? {}, extra) as never);
+  server.setRequestHandler(GetTaskPayloadRequestSchema, (req, extra) => {
+    const running = task['tasks/result'](params(req.params) ?? {}, extra);
+    track(state, running);
+    return running as never;
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, async (req, extra) => {
@@ -231,7 +248,7 @@ function advertised(upstreams: readonly UpstreamConnection[]): ServerCapabilitie
   const caps: ServerCapabilities = { tools: {}, resources: {} };
   for (const u of upstreams) {
     const c = u.serverCapabilities;
-    for (const key of ['tools', 'resources', 'prompts', 'logging', 'completions'] as const) {
+    for (const key of ['tools', 'resources', 'prompts', 'logging', 'completions', 'tasks'] as const) {
       if (c[key] !== undefined) caps[key] = { ...(caps[key] ?? {}), ...(c[key] as object) };
     }
   }
