@@ -140,8 +140,10 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     if (req.method !== 'POST') return rpcError(res, 400, 'Bad Request: no valid session id');
     const body = await readJson(req);
     // No session id: a 2026-07-28 request (stateless, its own envelope) or a 2025 initialize.
-    const webRequest = toWebRequest(req, listen.port);
-    if (body !== undefined && (await isModernRequest(webRequest, body))) return sendWebResponse(res, await modern.fetch(webRequest, body));
+    if (body !== undefined) {
+      const webRequest = toWebRequest(req, req.socket.localPort ?? listen.port);
+      if (await isModernRequest(webRequest, body)) return sendWebResponse(res, await modern.fetch(webRequest, body));
+    }
     if (body === undefined || !isInitializeRequest(body)) return rpcError(res, 400, 'Bad Request: no valid session id');
     if (entries.size >= maxSessions) return rpcError(res, 503, `Service Unavailable: ${maxSessions} sessions are open (each runs its own upstream processes); close one or raise --max-sessions`);
     const id = randomUUID();

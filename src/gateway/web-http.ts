@@ -15,7 +15,9 @@ export function toWebRequest(req: IncomingMessage, port: number): Request {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  return new Request(new URL(req.url ?? '/', `http://${req.headers.host ?? `127.0.0.1:${port}`}`), { method: req.method ?? 'GET', headers });
+  // The Host header was checked by the door; the URL is built from the listening port so that an
+  // odd Host value can never make it unparsable.
+  return new Request(new URL(req.url ?? '/', `http://127.0.0.1:${port}`), { method: req.method ?? 'GET', headers });
 }
 
 /**

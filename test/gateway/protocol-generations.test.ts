@@ -11,7 +11,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENVELOPE_META_KEY, serveHttp, type GatewayConfig } from '../../src/gateway/index.js';
+import { ENVELOPE_META_KEY, flushAudit, serveHttp, type GatewayConfig } from '../../src/gateway/index.js';
 import { LOCAL_PRINCIPAL } from '../../src/gateway/modern-endpoint.js';
 import { createMemoryStore } from '../../src/store/index.js';
 
@@ -23,9 +23,10 @@ afterAll(async () => {
 });
 
 async function gateway(config: GatewayConfig) {
-  const gw = await serveHttp({ store: createMemoryStore(), config: { defaults: { effect: 'read' }, ...config } }, { port: 0 });
+  const store = createMemoryStore();
+  const gw = await serveHttp({ store, config: { defaults: { effect: 'read' }, ...config } }, { port: 0 });
   open.push(gw);
-  return gw;
+  return Object.assign(gw, { store });
 }
 async function pinned(url: string): Promise<ClientV2> {
   const client = new ClientV2({ name: 'v2-pinned', version: '2' }, { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } });
@@ -58,8 +59,11 @@ describe('a 2026-07-28 client through the gateway, 2025-generation upstream', ()
     expect(JSON.stringify(read.contents)).toContain('static text resource');
     const prompt = await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'a', arg2: 'b' } });
     expect(JSON.stringify(prompt.messages)).toContain("arg1='a'");
-    // Stateless: the gateway opened no MCP session for it.
+    // Stateless: the gateway opened no MCP session for it, and the principal is the local one.
     expect(gw.sessions.size).toBe(0);
+    await flushAudit(gw.store);
+    const audit = await gw.store.listAudit({ tool: 'test_simple_text' });
+    expect(audit.map((a) => a.principal)).toEqual([LOCAL_PRINCIPAL]);
   }, 60_000);
 
   it('serves a 2025 client on the same port at the same time, each with its own principal', async () => {
