@@ -1,53 +1,125 @@
 /**
- * Gateway overhead: a trivial tool (`echo` of the fixture server) called directly and through
- * `trc gateway`, both with the official v1 SDK client over stdio, in the same run.
- * The gateway runs as users run it: `node dist/cli/bin.js gateway` (the compiled package; build
- * it first with `npx tsc -p tsconfig.build.json`). Without `dist/` it falls back to the sources
- * through tsx and says so. Latency: sequential calls, p50/p99. Throughput: calls/s sequentially
- * (one call in flight) and with 8 calls in flight.
- * A byte-copying proxy (test/gateway/fixtures/pipe-proxy.mjs) is measured too: the floor of any stdio proxy.
- * Targets (issue 8): ≤ 1 ms added at p50, ≥ 80 % of direct throughput.
+ * Gateway overhead against its peers: the same server (server-everything) and the same trivial
+ * tool (`echo`), called with the official v1 SDK client, in every setup of one run, in
+ * alternating rounds (machine load hits them alike; the median round counts):
+ *
+ * - Streamable HTTP: the server directly (its own HTTP transport); a byte-copying HTTP proxy
+ *   (test/gateway/fixtures/http-pipe-proxy.mjs: the floor of any HTTP proxy); `supergateway
+ *   --stateful` (the widely used npm proxy, stdio server behind it); `trc gateway --http`.
+ * - stdio: the server directly; a byte-copying proxy (pipe-proxy.mjs); `trc gateway`.
+ *
+ * Per setup: p50/p99 latency of sequential calls, calls/s sequentially and with 8 in flight,
+ * and the CPU µs per call of the proxy process (from /proc/<pid>/stat; for "direct", the
+ * server's). The gateway runs compiled, as users run it (`npm run bench` builds `dist/`), with
+ * no configuration — `echo` is then an unconfigured tool — unless BENCH_GATEWAY_CONFIG=read
+ * declares every tool a read. Targets (issue 14): over HTTP, throughput ≥ supergateway's
+ * (sequential and 8 in flight) and p99 ≤ 1.2× supergateway's; over stdio ≤ 0.5 ms added at p50.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ensureFreshDist } from './harness.js';
 
+ensureFreshDist();
 const root = fileURLToPath(new URL('../', import.meta.url));
-const server = [process.execPath, join(root, 'test/gateway/fixtures/faulty-server.mjs')];
+const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const supergatewayBin = join(root, 'node_modules/supergateway/dist/index.js');
 const dir = mkdtempSync(join(tmpdir(), 'trc-gw-bench-'));
+const readConfig = process.env.BENCH_GATEWAY_CONFIG === 'read';
 const config = join(dir, 'bench.yaml');
-// A read tool: no ledger; every call still gets the full pipeline and an audit record.
-writeFileSync(config, 'defaults:\n  effect: read\n');
-const compiled = join(root, 'dist/cli/bin.js');
-const useDist = existsSync(compiled) && process.env.BENCH_GATEWAY_FROM !== 'src';
-const cli = useDist ? [process.execPath, compiled] : [process.execPath, '--import', 'tsx', join(root, 'src/cli/bin.ts')];
-// BENCH_STORE=:memory: shows what the per-call SQLite commit of the audit record costs.
+writeFileSync(config, readConfig ? 'defaults:\n  effect: read\n' : '{}\n');
+const trc = [process.execPath, join(root, 'dist/cli/bin.js'), 'gateway', '--config', config];
 const storePath = process.env.BENCH_STORE ?? join(dir, 'bench.sqlite');
-const gateway = [...cli, 'gateway', '--config', config, '--store', storePath, '--', ...server];
+const serverStdio = [process.execPath, everything, 'stdio'];
 
-const WARMUP = 500;
-const SEQUENTIAL = Number(process.env.BENCH_CALLS ?? 3000);
+const WARMUP = 300;
+const SEQUENTIAL = Number(process.env.BENCH_CALLS ?? 1000);
 const CONCURRENCY = 8;
-const THROUGHPUT_CALLS = Number(process.env.BENCH_THROUGHPUT_CALLS ?? 6000);
+const THROUGHPUT_CALLS = Number(process.env.BENCH_THROUGHPUT_CALLS ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
-const pids = new Map<Client, number>();
-async function connect(argv: string[]): Promise<Client> {
+const processes: ChildProcess[] = [];
+/** Spawn a process and resolve with the first `pattern` match in its stdout/stderr. */
+function startAndWait(argv: readonly string[], pattern: RegExp, env: Record<string, string> = {}): Promise<{ proc: ChildProcess; match: string }> {
+  const [cmd, ...args] = argv as [string, ...string[]];
+  const proc = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  processes.push(proc);
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const on = (c: Buffer) => {
+      seen += c.toString();
+      const m = pattern.exec(seen);
+      if (m) resolve({ proc, match: m[1] as string });
+    };
+    proc.stdout?.on('data', on);
+    proc.stderr?.on('data', on);
+    proc.once('exit', (code) => reject(new Error(`${argv.join(' ')} exited (${code}):\n${seen}`)));
+  });
+}
+const freePort = async (): Promise<number> => {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+};
+
+interface Setup {
+  readonly label: string;
+  readonly client: Client;
+  /** The process whose CPU is counted. */
+  readonly pid: number | undefined;
+  readonly what: string;
+}
+
+async function httpClient(url: string): Promise<Client> {
+  const client = new Client({ name: 'bench', version: '1' }, { capabilities: {} });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+async function stdioClient(argv: readonly string[]): Promise<{ client: Client; pid: number | undefined }> {
   const [command, ...args] = argv as [string, ...string[]];
   const client = new Client({ name: 'bench', version: '1' }, { capabilities: {} });
   const transport = new StdioClientTransport({ command, args, stderr: 'ignore' });
   await client.connect(transport);
-  if (transport.pid !== null) pids.set(client, transport.pid);
-  return client;
+  return { client, pid: transport.pid ?? undefined };
 }
 
-/** CPU time (user + system, ms) used so far by the process the client spawned (Linux /proc; null elsewhere). */
-function cpuMs(c: Client): number | null {
-  const pid = pids.get(c);
+const setups: Setup[] = [];
+{
+  const port = await freePort();
+  const direct = await startAndWait([process.execPath, everything, 'streamableHttp'], /(listening on port \d+)/, { PORT: String(port) });
+  const directUrl = `http://127.0.0.1:${port}/mcp`;
+  setups.push({ label: 'HTTP direct', client: await httpClient(directUrl), pid: direct.proc.pid, what: 'server' });
+  const pipe = await startAndWait([process.execPath, join(root, 'test/gateway/fixtures/http-pipe-proxy.mjs'), directUrl], /(http:\S+)/);
+  setups.push({ label: 'HTTP byte-copying proxy', client: await httpClient(pipe.match), pid: pipe.proc.pid, what: 'proxy' });
+  const sgPort = await freePort();
+  const sg = await startAndWait(
+    [process.execPath, supergatewayBin, '--stdio', serverStdio.map((a) => JSON.stringify(a)).join(' '), '--outputTransport', 'streamableHttp', '--stateful', '--port', String(sgPort), '--logLevel', 'info'],
+    /(Listening on port \d+)/,
+  );
+  setups.push({ label: 'HTTP supergateway', client: await httpClient(`http://127.0.0.1:${sgPort}/mcp`), pid: sg.proc.pid, what: 'proxy' });
+  const gw = await startAndWait([...trc, '--http', '0', '--store', storePath === ':memory:' ? ':memory:' : `${storePath}-http`, '--', ...serverStdio], /listening on (http:\S+)/);
+  setups.push({ label: 'HTTP trc gateway', client: await httpClient(gw.match), pid: gw.proc.pid, what: 'gateway' });
+
+  const d = await stdioClient(serverStdio);
+  setups.push({ label: 'stdio direct', client: d.client, pid: d.pid, what: 'server' });
+  const p = await stdioClient([process.execPath, join(root, 'test/gateway/fixtures/pipe-proxy.mjs'), ...serverStdio]);
+  setups.push({ label: 'stdio byte-copying proxy', client: p.client, pid: p.pid, what: 'proxy' });
+  const g = await stdioClient([...trc, '--store', storePath === ':memory:' ? ':memory:' : `${storePath}-stdio`, '--', ...serverStdio]);
+  setups.push({ label: 'stdio trc gateway', client: g.client, pid: g.pid, what: 'gateway' });
+}
+
+/** CPU time (user + system, ms) used so far by `pid` (Linux /proc; null elsewhere). */
+function cpuMs(pid: number | undefined): number | null {
   if (pid === undefined) return null;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
@@ -56,15 +128,10 @@ function cpuMs(c: Client): number | null {
     return null;
   }
 }
-
 const call = (c: Client, i: number) => c.request({ method: 'tools/call', params: { name: 'echo', arguments: { message: `m${i}` } } }, CallToolResultSchema);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-}
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 
 interface Figures {
-  /** CPU of the spawned process (server, proxy or gateway — not its children) per call, µs. */
   cpuUs: number;
   p50: number;
   p99: number;
@@ -72,13 +139,13 @@ interface Figures {
   concRps: number;
 }
 
-async function measureOnce(c: Client): Promise<Figures> {
+async function measureOnce(s: Setup): Promise<Figures> {
   const times: number[] = [];
-  const cpu0 = cpuMs(c);
+  const cpu0 = cpuMs(s.pid);
   const s0 = performance.now();
   for (let i = 0; i < SEQUENTIAL; i++) {
     const t = performance.now();
-    await call(c, i);
+    await call(s.client, i);
     times.push(performance.now() - t);
   }
   const seqRps = SEQUENTIAL / ((performance.now() - s0) / 1000);
@@ -87,64 +154,50 @@ async function measureOnce(c: Client): Promise<Figures> {
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next < THROUGHPUT_CALLS) await call(c, next++);
+      while (next < THROUGHPUT_CALLS) await call(s.client, next++);
     }),
   );
   const concRps = THROUGHPUT_CALLS / ((performance.now() - t0) / 1000);
-  const cpu1 = cpuMs(c);
+  const cpu1 = cpuMs(s.pid);
   const cpuUs = cpu0 === null || cpu1 === null ? NaN : ((cpu1 - cpu0) * 1000) / (SEQUENTIAL + THROUGHPUT_CALLS);
   return { cpuUs, p50: percentile(times, 50), p99: percentile(times, 99), seqRps, concRps };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-
-// The rounds alternate between the three set-ups so that machine load hits them alike; the
-// median round counts. "byte-copying proxy" is the floor of any stdio proxy (one more process,
-// two more pipe hops, no parsing): what no gateway can beat.
-const pipeProxy = [process.execPath, join(root, 'test/gateway/fixtures/pipe-proxy.mjs'), ...server];
-const sides = { direct: server, pipe: pipeProxy, via: gateway } as const;
-type Side = keyof typeof sides;
-const clients = {} as Record<Side, Client>;
-for (const side of Object.keys(sides) as Side[]) {
-  clients[side] = await connect([...sides[side]]);
-  for (let i = 0; i < WARMUP; i++) await call(clients[side], i);
-}
-const rounds: Record<Side, Figures>[] = [];
+for (const s of setups) for (let i = 0; i < WARMUP; i++) await call(s.client, i);
+const rounds: Figures[][] = [];
 for (let r = 0; r < ROUNDS; r++) {
-  const round = {} as Record<Side, Figures>;
-  for (const side of Object.keys(sides) as Side[]) round[side] = await measureOnce(clients[side]);
+  const round: Figures[] = [];
+  for (const s of setups) round.push(await measureOnce(s));
   rounds.push(round);
 }
-for (const c of Object.values(clients)) await c.close();
-const pick = (side: Side): Figures => ({
-  cpuUs: median(rounds.map((r) => r[side].cpuUs)),
-  p50: median(rounds.map((r) => r[side].p50)),
-  p99: median(rounds.map((r) => r[side].p99)),
-  seqRps: median(rounds.map((r) => r[side].seqRps)),
-  concRps: median(rounds.map((r) => r[side].concRps)),
-});
-const direct = pick('direct');
-const pipe = pick('pipe');
-const via = pick('via');
+for (const s of setups) await s.client.close().catch(() => undefined);
+for (const p of processes) p.kill('SIGTERM');
 
-const fmt = (n: number, w = 9) => n.toFixed(3).padStart(w);
-const rps = (n: number) => n.toFixed(0).padStart(13);
-console.log(`gateway bench: trivial tool (echo), v1 SDK client over stdio; gateway = ${useDist ? 'node dist/cli/bin.js gateway (compiled, as users run it)' : 'node --import tsx src/cli/bin.ts gateway (sources: dist/ not built)'}`);
-console.log(`gateway store: ${storePath === ':memory:' ? 'in-memory SQLite (BENCH_STORE)' : 'SQLite file (WAL, synchronous=NORMAL), the default'}`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const figures = setups.map((_, i) => {
+  const of = (k: keyof Figures) => median(rounds.map((r) => (r[i] as Figures)[k]));
+  return { cpuUs: of('cpuUs'), p50: of('p50'), p99: of('p99'), seqRps: of('seqRps'), concRps: of('concRps') };
+});
+const by = (label: string) => figures[setups.findIndex((s) => s.label === label)] as Figures;
+
+const version = (pkg: string) => (JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+console.log(`gateway bench: server-everything ${version('@modelcontextprotocol/server-everything')}, tool echo, v1 SDK client ${version('@modelcontextprotocol/sdk')}; supergateway ${version('supergateway')} --stateful`);
+console.log(`trc gateway: node dist/cli/bin.js gateway, ${readConfig ? 'every tool declared a read (BENCH_GATEWAY_CONFIG=read)' : 'no tool configuration (echo is unconfigured)'}, store ${storePath === ':memory:' ? 'in-memory SQLite' : 'SQLite file (WAL)'}`);
 console.log(`${ROUNDS} alternating rounds, median shown; each round: ${SEQUENTIAL} sequential calls, then ${THROUGHPUT_CALLS} calls with ${CONCURRENCY} in flight`);
-const cpu = (f: Figures) => (Number.isNaN(f.cpuUs) ? '     n/a' : f.cpuUs.toFixed(0).padStart(8));
-console.log('                     p50 ms    p99 ms   seq calls/s  calls/s @8  CPU µs/call (spawned process)');
-console.log(`direct            ${fmt(direct.p50)} ${fmt(direct.p99)} ${rps(direct.seqRps)} ${rps(direct.concRps).slice(1)}  ${cpu(direct)} (server)`);
-console.log(`byte-copying proxy${fmt(pipe.p50)} ${fmt(pipe.p99)} ${rps(pipe.seqRps)} ${rps(pipe.concRps).slice(1)}  ${cpu(pipe)} (proxy only)`);
-console.log(`through gateway   ${fmt(via.p50)} ${fmt(via.p99)} ${rps(via.seqRps)} ${rps(via.concRps).slice(1)}  ${cpu(via)} (gateway only)`);
+console.log(`${'setup'.padEnd(26)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'seq calls/s'.padStart(13)}${'calls/s @8'.padStart(12)}${'CPU µs/call'.padStart(13)}`);
+setups.forEach((s, i) => {
+  const f = figures[i] as Figures;
+  const cpu = Number.isNaN(f.cpuUs) ? 'n/a' : f.cpuUs.toFixed(0);
+  console.log(`${s.label.padEnd(26)}${f.p50.toFixed(3).padStart(9)}${f.p99.toFixed(3).padStart(9)}${f.seqRps.toFixed(0).padStart(13)}${f.concRps.toFixed(0).padStart(12)}${cpu.padStart(13)} (${s.what})`);
+});
 console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores (calls/s depend on it; CPU µs/call much less)`);
-const added = via.p50 - direct.p50;
 const verdict = (ok: boolean) => (ok ? 'HOLDS' : 'MISSED');
-const seqRatio = via.seqRps / direct.seqRps;
-const concRatio = via.concRps / direct.concRps;
-console.log(`added p50 latency: ${added.toFixed(3)} ms (target ≤ 1 ms) ${verdict(added <= 1)}`);
-console.log(`throughput, sequential: ${(seqRatio * 100).toFixed(1)} % of direct (target ≥ 80 %) ${verdict(seqRatio >= 0.8)}`);
-console.log(`throughput, ${CONCURRENCY} in flight: ${(concRatio * 100).toFixed(1)} % of direct (target ≥ 80 %) ${verdict(concRatio >= 0.8)}`);
-const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)} %`;
-console.log(`floor: a byte-copying proxy alone reaches ${pct(pipe.seqRps, direct.seqRps)} (sequential) and ${pct(pipe.concRps, direct.concRps)} (${CONCURRENCY} in flight) of direct, adding ${(pipe.p50 - direct.p50).toFixed(3)} ms at p50;`);
-console.log(`       the gateway reaches ${pct(via.seqRps, pipe.seqRps)} / ${pct(via.concRps, pipe.concRps)} of that proxy`);
+const sg = by('HTTP supergateway');
+const th = by('HTTP trc gateway');
+console.log(`HTTP, sequential: trc ${th.seqRps.toFixed(0)} vs supergateway ${sg.seqRps.toFixed(0)} calls/s = ${(th.seqRps / sg.seqRps).toFixed(2)}× (target ≥ 1) ${verdict(th.seqRps >= sg.seqRps)}`);
+console.log(`HTTP, ${CONCURRENCY} in flight: trc ${th.concRps.toFixed(0)} vs supergateway ${sg.concRps.toFixed(0)} calls/s = ${(th.concRps / sg.concRps).toFixed(2)}× (target ≥ 1) ${verdict(th.concRps >= sg.concRps)}`);
+console.log(`HTTP, p99: trc ${th.p99.toFixed(2)} ms vs supergateway ${sg.p99.toFixed(2)} ms = ${(th.p99 / sg.p99).toFixed(2)}× (target ≤ 1.2) ${verdict(th.p99 <= 1.2 * sg.p99)}`);
+const sd = by('stdio direct');
+const st = by('stdio trc gateway');
+const sp = by('stdio byte-copying proxy');
+console.log(`stdio, added p50: trc ${(st.p50 - sd.p50).toFixed(3)} ms over direct (target ≤ 0.5 ms) ${verdict(st.p50 - sd.p50 <= 0.5)}; the byte-copying proxy adds ${(sp.p50 - sd.p50).toFixed(3)} ms`);

@@ -5,11 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { beginRelated, type RequestId } from './related-requests.js';
 import type { UpstreamConnection } from './upstream.js';
 
 /** The subset of the SDK's request-handler `extra` that forwarding uses. */
 export interface ForwardExtra {
   readonly signal: AbortSignal;
+  /** The client request being served: what the upstream sends meanwhile goes on its stream. */
+  readonly requestId?: RequestId;
   sendNotification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
 }
 
@@ -52,6 +55,7 @@ export async function forwardRequest(
 ): Promise<Record<string, unknown>> {
   const pending: Promise<void>[] = [];
   const relay = relayProgress(up, params, extra, pending);
+  const related = beginRelated(up.client, extra.requestId);
   try {
     const result = await up.client.request({ method, ...(relay.params === undefined ? {} : { params: relay.params }) }, ResultSchema, {
       signal: extra.signal,
@@ -64,6 +68,7 @@ export async function forwardRequest(
     throw relayError(error);
   } finally {
     relay.stop();
+    related();
   }
 }
 

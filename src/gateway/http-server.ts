@@ -15,6 +15,9 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { TrcError } from '../contract/index.js';
 import { startSession, type GatewaySession } from './session.js';
 import type { GatewayOptions } from './session-state.js';
+import { WindowEventStore } from './event-store.js';
+import { isModernRequest, modernEndpoint } from './modern-endpoint.js';
+import { sendWebResponse, toWebRequest } from './web-http.js';
 
 /** A running HTTP gateway. */
 export interface HttpGateway {
@@ -48,6 +51,8 @@ export interface HttpListen {
 export const HTTP_DEFAULTS = { idleTimeoutMs: 30 * 60 * 1000, maxSessions: 64 } as const;
 
 const MAX_BODY = 4 * 1024 * 1024;
+/** The `retry` (ms) the priming event of each SSE stream tells a client to wait before it reconnects. */
+export const SSE_RETRY_MS = 1000;
 
 interface Entry {
   readonly transport: StreamableHTTPServerTransport;
@@ -96,6 +101,7 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     return null;
   };
   const entries = new Map<string, Entry>();
+  const modern = modernEndpoint(options);
   const sessions = new Map<string, GatewaySession>();
   const idleMs = listen.idleTimeoutMs ?? HTTP_DEFAULTS.idleTimeoutMs;
   const maxSessions = listen.maxSessions ?? HTTP_DEFAULTS.maxSessions;
@@ -133,10 +139,16 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     if (typeof sid === 'string') return rpcError(res, 404, 'Session not found');
     if (req.method !== 'POST') return rpcError(res, 400, 'Bad Request: no valid session id');
     const body = await readJson(req);
+    // No session id: a 2026-07-28 request (stateless, its own envelope) or a 2025 initialize.
+    if (body !== undefined) {
+      const webRequest = toWebRequest(req, req.socket.localPort ?? listen.port);
+      if (await isModernRequest(webRequest, body)) return sendWebResponse(res, await modern.fetch(webRequest, body));
+    }
     if (body === undefined || !isInitializeRequest(body)) return rpcError(res, 400, 'Bad Request: no valid session id');
     if (entries.size >= maxSessions) return rpcError(res, 503, `Service Unavailable: ${maxSessions} sessions are open (each runs its own upstream processes); close one or raise --max-sessions`);
     const id = randomUUID();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
+    // Each session keeps its recent SSE events, so a client whose stream broke resumes it (Last-Event-ID).
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id, eventStore: new WindowEventStore(), retryInterval: SSE_RETRY_MS });
     const session = await startSession(options, transport, { sessionId: id, transport: 'http' });
     const entry: Entry = { transport, session, open: 0, lastSeen: Date.now() };
     entries.set(id, entry);
@@ -167,7 +179,7 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     sessions,
     async close() {
       clearInterval(sweep);
-      await Promise.all([...entries.values()].map((e) => e.session.close()));
+      await Promise.all([...entries.values()].map((e) => e.session.close()).concat(modern.close()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -21,6 +21,8 @@ export interface ForwardedCall {
   /** `_meta` to send upstream (the client's, minus the gateway's own keys, plus the idempotency key). */
   readonly meta: (key: string | null) => Record<string, unknown>;
   readonly extra: ForwardExtra;
+  /** A task-augmented call's outcome: the attempt fetches `tasks/result` of this upstream task instead of calling the tool. */
+  readonly taskId?: string;
 }
 
 function exitDetail(up: UpstreamConnection): string {
@@ -47,14 +49,14 @@ export function upstreamInvoker(state: SessionState, upstream: UpstreamConnectio
       for (let tries = 0; ; tries++) {
         const up = await connection();
         if (up === null) return { kind: 'unavailable', detail: `upstream "${upstream.config.name}" exited and could not be restarted`, sent: false };
-        const params: Record<string, unknown> = { name: call.upstreamTool, arguments: args };
+        const params: Record<string, unknown> = call.taskId === undefined ? { name: call.upstreamTool, arguments: args } : { taskId: call.taskId };
         const meta = call.meta(ctx.idempotencyKey);
         if (Object.keys(meta).length > 0) params['_meta'] = meta;
         const noiseBefore = up.noise;
         ctx.markSent();
         try {
           // The executor's deadline ends the attempt; the SDK's own timeout only backs it up.
-          const result = await forwardRequest(up, 'tools/call', params, { signal: ctx.signal, sendNotification: call.extra.sendNotification }, { timeoutMs: rules.timeoutMs + 1000 });
+          const result = await forwardRequest(up, call.taskId === undefined ? 'tools/call' : 'tasks/result', params, { signal: ctx.signal, sendNotification: call.extra.sendNotification, ...(call.extra.requestId === undefined ? {} : { requestId: call.extra.requestId }) }, { timeoutMs: rules.timeoutMs + 1000 });
           const noise = up.noise - noiseBefore;
           const parsed = CallToolResultSchema.safeParse(result);
           if (!parsed.success) {

@@ -3,6 +3,7 @@
  * capabilities, restarting one that died, and finding which upstream serves a tool.
  */
 import type { ClientCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { TrcError } from '../contract/index.js';
 import { namespaceItems } from './routing.js';
 import { upstreamConfigs, type SessionState } from './session-state.js';
 import { connectUpstream, type UpstreamConnection } from './upstream.js';
@@ -16,9 +17,11 @@ export async function connectAll(state: SessionState, capabilities: ClientCapabi
   const settled = await Promise.allSettled(upstreamConfigs(state).map((c) => connectUpstream(c, capabilities, state.hooks(c))));
   const ok = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const bad = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (bad !== undefined) {
+  // The client may have gone (DELETE, disconnect, SIGTERM) while the upstreams started: the
+  // session's shutdown already ran, so nobody else would end these processes.
+  if (bad !== undefined || state.clientClosed) {
     await Promise.all(ok.map((u) => u.close()));
-    throw bad.reason;
+    throw bad !== undefined ? bad.reason : new TrcError('GATEWAY_SESSION_CLOSED', 'the client closed the session while its upstreams were starting');
   }
   state.upstreams = ok;
 }
@@ -30,6 +33,10 @@ export async function connectAll(state: SessionState, capabilities: ClientCapabi
 export async function reconnectUpstream(state: SessionState, dead: UpstreamConnection): Promise<UpstreamConnection> {
   await dead.close();
   const fresh = await connectUpstream(dead.config, state.clientCapabilities, state.hooks(dead.config));
+  if (state.clientClosed) {
+    await fresh.close();
+    throw new TrcError('GATEWAY_SESSION_CLOSED', 'the client closed the session while an upstream restarted');
+  }
   state.upstreams = state.upstreams.map((u) => (u === dead ? fresh : u));
   state.toolRoutes = null;
   state.promptRoutes = null;

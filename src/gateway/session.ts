@@ -9,6 +9,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
+  CancelTaskRequestSchema,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
+  ListTasksRequestSchema,
   CompleteRequestSchema,
   GetPromptRequestSchema,
   InitializeRequestSchema,
@@ -23,6 +27,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   type InitializeRequest,
+  type CallToolResult,
   type InitializeResult,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -31,7 +36,9 @@ import { isTrcError as isError } from '../contract/index.js';
 import { namespaceItems } from './routing.js';
 import { track, type GatewayOptions, type SessionState } from './session-state.js';
 import { connectAll, refreshToolRoutes } from './session-upstreams.js';
+import { CALL_SCOPED_NOTIFICATIONS, relatedRequestOf, type RequestId } from './related-requests.js';
 import { callTool } from './tool-call.js';
+import { startTask, taskHandlers, TASKS_CAPABILITY } from './tasks.js';
 import { HANDLE_ERROR_CODES, RESOURCE_URI_PREFIX, flushAudit, openResource } from '../executor/index.js';
 import type { UpstreamConnection } from './upstream.js';
 
@@ -52,6 +59,7 @@ const ALL_CAPABILITIES: ServerCapabilities = {
   prompts: { listChanged: true },
   logging: {},
   completions: {},
+  tasks: TASKS_CAPABILITY,
 };
 
 /** How long a closing session waits for aborted calls to record their outcome. */
@@ -79,23 +87,34 @@ export async function startSession(options: GatewayOptions, transport: Transport
     resourceOwners: new Map(),
     inflight: new Set(),
     clientClosed: false,
-    hooks: (config) => ({
-      onRequest: async (method, params, signal) =>
-        (await server.request({ method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) }, ResultSchema, { signal })) as Record<string, unknown>,
-      onNotification: (method, params) => {
-        if (method === 'notifications/tools/list_changed') state.toolRoutes = null;
-        if (method === 'notifications/prompts/list_changed') state.promptRoutes = null;
-        void server.notification({ method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) }).catch(() => undefined);
-      },
-      onStderr: (line) => options.onUpstreamStderr?.(config.name, line),
-    }),
+    hooks: (config) => {
+      // Over HTTP, what the upstream sends during one of our requests goes on that request's stream.
+      const related = (): { relatedRequestId?: RequestId } => {
+        const id = relatedRequestOf(state.upstreams.find((u) => u.config === config)?.client);
+        return id === undefined ? {} : { relatedRequestId: id };
+      };
+      return {
+        onRequest: async (method, params, signal) =>
+          (await server.request({ method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) }, ResultSchema, { signal, ...related() })) as Record<string, unknown>,
+        onNotification: (method, params) => {
+          if (method === 'notifications/tools/list_changed') state.toolRoutes = null;
+          if (method === 'notifications/prompts/list_changed') state.promptRoutes = null;
+          const options = CALL_SCOPED_NOTIFICATIONS.has(method) ? related() : {};
+          void server.notification({ method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) }, options).catch(() => undefined);
+        },
+        onStderr: (line) => options.onUpstreamStderr?.(config.name, line),
+      };
+    },
   };
 
   // The SDK answers `initialize` itself (version negotiation, client capabilities); wrap it so the
   // upstreams are connected first and their capabilities, identity and instructions are advertised.
   const sdkInitialize = (server as unknown as { _oninitialize(r: InitializeRequest): Promise<InitializeResult> })._oninitialize.bind(server);
   server.setRequestHandler(InitializeRequestSchema, async (request) => {
-    await connectAll(state, request.params.capabilities);
+    // Tracked like a call: a session closed meanwhile waits for it, then ends what it started.
+    const connecting = connectAll(state, request.params.capabilities);
+    track(state, connecting);
+    await connecting;
     const base = await sdkInitialize(request);
     const only = state.upstreams.length === 1 ? state.upstreams[0] : undefined;
     const instructions = state.upstreams.map((u) => u.instructions).filter((i): i is string => typeof i === 'string' && i.length > 0);
@@ -116,9 +135,19 @@ export async function startSession(options: GatewayOptions, transport: Transport
     return { tools: await refreshToolRoutes(state) };
   });
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
-    const running = callTool(state, req.params, extra);
+    // A task-augmented call answers with the task; its result goes through the pipeline at tasks/result.
+    const running = req.params.task !== undefined ? startTask(state, req.params, extra) : callTool(state, req.params, extra);
     track(state, running);
-    return running;
+    return running as Promise<CallToolResult>;
+  });
+  const task = taskHandlers(state);
+  server.setRequestHandler(GetTaskRequestSchema, (req, extra) => task['tasks/get'](params(req.params) ?? {}, extra) as never);
+  server.setRequestHandler(ListTasksRequestSchema, (req, extra) => task['tasks/list'](params(req.params) ?? {}, extra) as never);
+  server.setRequestHandler(CancelTaskRequestSchema, (req, extra) => task['tasks/cancel'](params(req.params) ?? {}, extra) as never);
+  server.setRequestHandler(GetTaskPayloadRequestSchema, (req, extra) => {
+    const running = task['tasks/result'](params(req.params) ?? {}, extra);
+    track(state, running);
+    return running as never;
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, async (req, extra) => {
@@ -219,7 +248,7 @@ function advertised(upstreams: readonly UpstreamConnection[]): ServerCapabilitie
   const caps: ServerCapabilities = { tools: {}, resources: {} };
   for (const u of upstreams) {
     const c = u.serverCapabilities;
-    for (const key of ['tools', 'resources', 'prompts', 'logging', 'completions'] as const) {
+    for (const key of ['tools', 'resources', 'prompts', 'logging', 'completions', 'tasks'] as const) {
       if (c[key] !== undefined) caps[key] = { ...(caps[key] ?? {}), ...(c[key] as object) };
     }
   }

@@ -41,10 +41,16 @@ export function gatewayExecutor(options: GatewayOptions): Executor {
 }
 
 /**
- * Handle one `tools/call` request of a session.
+ * Handle one `tools/call` request of a session (or, with `taskId`, the outcome of a task-augmented
+ * call: `tasks/result` of that upstream task is the attempt, so the contract applies to it alike).
  * @example server.setRequestHandler(CallToolRequestSchema, (req, extra) => callTool(state, req.params, extra));
  */
-export async function callTool(state: SessionState, params: { name: string; arguments?: Record<string, unknown> | undefined; _meta?: Record<string, unknown> | undefined }, extra: ForwardExtra): Promise<CallToolResult> {
+export async function callTool(
+  state: SessionState,
+  params: { name: string; arguments?: Record<string, unknown> | undefined; _meta?: Record<string, unknown> | undefined },
+  extra: ForwardExtra,
+  options: { taskId?: string } = {},
+): Promise<CallToolResult> {
   const route = await resolveTool(state, params.name);
   if (route === null) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
   const { upstream, name: upstreamTool, tool } = route;
@@ -63,7 +69,7 @@ export async function callTool(state: SessionState, params: { name: string; argu
   // A dead upstream is restarted before the call, so the restart does not eat the tool's deadline
   // (the invoker still restarts it between attempts).
   const live = upstream.closed ? ((await reconnectUpstream(state, upstream).catch(() => null)) ?? upstream) : upstream;
-  const invoker = upstreamInvoker(state, live, rules, { upstreamTool, listing: tool, meta: (k) => forwardedMeta(meta, k), extra });
+  const invoker = upstreamInvoker(state, live, rules, { upstreamTool, listing: tool, meta: (k) => forwardedMeta(meta, k), extra, ...(options.taskId === undefined ? {} : { taskId: options.taskId }) });
   const env = await gatewayExecutor(state.options).run(
     rules,
     invoker,

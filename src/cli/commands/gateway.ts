@@ -43,6 +43,23 @@ async function checkConfigFile(path: string, shown: string): Promise<void> {
   }
 }
 
+/**
+ * After SIGTERM/SIGINT the gateway ends its sessions (calls in flight get up to 5 s to record
+ * their outcome, each upstream process up to 4 s to exit before SIGKILL) and exits; whatever
+ * still holds the event loop after this bound does not keep it alive. A second signal exits at once.
+ */
+const SHUTDOWN_BOUND_MS = 12_000;
+
+function exitWithin(ms: number, io: CliIO): void {
+  setTimeout(() => {
+    println(io.stderr, `trc gateway: shutdown took longer than ${ms / 1000} s; exiting`);
+    process.exit(1);
+  }, ms).unref();
+  const again = (): never => process.exit(130);
+  process.once('SIGINT', again);
+  process.once('SIGTERM', again);
+}
+
 const HELP = `Usage: trc gateway [--config FILE] [--http PORT] [--store PATH] [--name NAME] -- CMD [ARGS...]
 
 Run an MCP gateway in front of unmodified MCP servers. The MCP client talks to the gateway
@@ -100,7 +117,8 @@ Examples:
 
 Exit codes: 0 the client disconnected (stdio) or the server was stopped (--http);
 2 usage error, invalid configuration, a host or port that cannot be used, a message over
-the size limit, or an upstream/store that cannot start.`;
+the size limit, or an upstream/store that cannot start; 1 shutdown after SIGTERM/SIGINT took
+longer than ${SHUTDOWN_BOUND_MS / 1000} s (upstream processes are ended first); 130 a second signal.`;
 
 async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const dash = argv.indexOf('--');
@@ -181,6 +199,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       });
       println(io.stderr, `trc gateway: listening on ${gw.url} (store ${path})`);
       await stopped;
+      exitWithin(SHUTDOWN_BOUND_MS, io);
       await gw.close();
       return 0;
     }
@@ -199,11 +218,15 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     if (tooLong) stop();
     io.stdin.once('end', stop);
     io.stdin.once('close', stop);
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    const signalled = (): void => {
+      exitWithin(SHUTDOWN_BOUND_MS, io);
+      stop();
+    };
+    process.once('SIGINT', signalled);
+    process.once('SIGTERM', signalled);
     await session.done;
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    process.off('SIGINT', signalled);
+    process.off('SIGTERM', signalled);
     return tooLong ? 2 : 0;
   } finally {
     stopSweeper();
