@@ -45,11 +45,11 @@ interface Origin { readonly content_id: string; readonly source: string; readonl
 
 /** Options of a {@link TaintIndex}. */
 export interface TaintIndexOptions {
-  /** Distinct windows kept per side before the index counts as full (default 4 Mi, ~100 MB). */
+  /** Distinct windows kept per side before the index counts as full (default 2 Mi: ~50 MB of table a side at worst). */
   readonly maxGrams?: number;
 }
 
-const DEFAULT_MAX_GRAMS = 4 * 1024 * 1024;
+const DEFAULT_MAX_GRAMS = 2 * 1024 * 1024;
 
 /** `type:id` of a content source. */
 export function taintSourceLabel(source: UntrustedContent['source']): string {

@@ -22,6 +22,12 @@ export interface Channel {
   close(): Promise<void>;
 }
 
+/** Channels to the scenarios of one file, and what to close when done. */
+export interface Harness {
+  channel(s: Scenario): Channel;
+  close(): Promise<void>;
+}
+
 /** What happened to one call. */
 export type CallVerdict = 'executed' | 'held' | 'denied' | 'confirmed' | 'failed';
 

@@ -35,13 +35,28 @@ export function resultFor(calls: readonly SimCall[], tool: string, args: unknown
   return callToolResult(first?.result);
 }
 
-/** The gateway configuration of one scenario, its upstream started with `serverArgv`. */
-export function scenarioConfig(s: Scenario, serverArgv: readonly string[]): { config: GatewayConfig; upstream: UpstreamConfig } {
-  const upstream: UpstreamConfig = {
-    name: SIM_UPSTREAM,
-    command: serverArgv[0] as string,
-    args: serverArgv.slice(1),
-    tools: Object.fromEntries(s.tools.map((t) => [t.name, { effect: t.effect, source_type: t.source_type ?? 'mcp', ...(t.risk === undefined ? {} : { risk: t.risk }) }])),
-  };
+/** The name a scenario's tool is listed under when one server serves a whole file. */
+export const wireName = (scenario: number, tool: string): string => `s${scenario}__${tool}`;
+
+/** Scenario number and tool name of a listed name, or null. */
+export function fromWireName(name: string): { scenario: number; tool: string } | null {
+  const m = /^s(\d+)__(.+)$/.exec(name);
+  return m === null ? null : { scenario: Number(m[1]), tool: m[2] as string };
+}
+
+/** The rules configuration of one tool (effect, risk, where its text comes from). */
+function toolPolicy(t: Scenario['tools'][number]) {
+  return { effect: t.effect, source_type: t.source_type ?? 'mcp', ...(t.risk === undefined ? {} : { risk: t.risk }) };
+}
+
+/** The gateway configuration of one scenario (tools by their own names), for `--via executor`. */
+export function scenarioConfig(s: Scenario): { config: GatewayConfig; upstream: UpstreamConfig } {
+  const upstream: UpstreamConfig = { name: SIM_UPSTREAM, command: 'none', tools: Object.fromEntries(s.tools.map((t) => [t.name, toolPolicy(t)])) };
   return { config: { upstreams: [upstream], principal: s.principal ?? 'user' }, upstream };
+}
+
+/** The gateway configuration of a whole file: one upstream started with `serverArgv`, tools as {@link wireName}. */
+export function suiteConfig(scenarios: readonly Scenario[], serverArgv: readonly string[]): GatewayConfig {
+  const tools = Object.fromEntries(scenarios.flatMap((s, n) => s.tools.map((t) => [wireName(n, t.name), toolPolicy(t)])));
+  return { upstreams: [{ name: SIM_UPSTREAM, command: serverArgv[0] as string, args: serverArgv.slice(1), tools }], principal: 'attack-sim' };
 }

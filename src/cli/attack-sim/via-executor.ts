@@ -8,7 +8,7 @@ import { createExecutor, type Invoker, type McpListing, type RunScope } from '..
 import { CONFIRM_META_KEY, toolRulesFor } from '../../gateway/index.js';
 import { createMemoryStore } from '../../store/index.js';
 import type { Scenario, SimScope } from './scenario.js';
-import type { Channel } from './simulate.js';
+import type { Channel, Harness } from './simulate.js';
 import { resultFor, scenarioConfig, SIM_UPSTREAM } from './tool-results.js';
 
 /** The run scope of a scenario (a list of names is the tools). */
@@ -22,7 +22,7 @@ export function runScope(scope: SimScope | undefined): RunScope | undefined {
  * @example const channel = executorChannel(scenario); await simulate(scenario, channel);
  */
 export function executorChannel(s: Scenario): Channel {
-  const { config, upstream } = scenarioConfig(s, ['none']);
+  const { config, upstream } = scenarioConfig(s);
   const executor = createExecutor({ store: createMemoryStore() });
   const scope = runScope(s.scope);
   const run = executor.startRun({ ...(scope === undefined ? {} : { scope }), trustedText: [s.user_prompt] });
@@ -41,4 +41,9 @@ export function executorChannel(s: Scenario): Channel {
     },
     close: async () => { await executor.flushAudit(); await executor.store.close(); },
   };
+}
+
+/** A fresh executor and run per scenario. */
+export function executorHarness(): Harness {
+  return { channel: executorChannel, close: async () => undefined };
 }

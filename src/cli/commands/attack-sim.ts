@@ -7,7 +7,7 @@ import { parseFlags } from '../flags.js';
 import { InputError, MAX_JSON_BYTES, decodeJsonText, formatBytes, openInput } from '../input.js';
 import { readLines } from '../line-reader.js';
 import { parseScenario, ScenarioError, type Scenario } from '../attack-sim/scenario.js';
-import { emptySummary, simulate, tally, type Channel, type ScenarioReport } from '../attack-sim/simulate.js';
+import { emptySummary, simulate, tally, type Harness, type ScenarioReport } from '../attack-sim/simulate.js';
 
 const HELP = `Usage: trc attack-sim FILE [--via executor|gateway] [--json]
 
@@ -111,25 +111,29 @@ export const command: Command = {
     const via = values.via;
     if (via !== 'executor' && via !== 'gateway') throw new UsageError(`--via must be executor or gateway, not "${via}"`);
     const scenarios = await readScenarios(positionals[0] as string, io);
-    const open: (s: Scenario) => Promise<Channel> = via === 'gateway'
-      ? async (s) => (await import('../attack-sim/via-gateway.js')).gatewayChannel(s)
-      : async (s) => (await import('../attack-sim/via-executor.js')).executorChannel(s);
+    const harness: Harness = via === 'gateway'
+      ? await (await import('../attack-sim/via-gateway.js')).gatewayHarness(scenarios)
+      : (await import('../attack-sim/via-executor.js')).executorHarness();
     const summary = emptySummary();
-    for (const s of scenarios) {
-      const channel = await open(s);
-      let report: ScenarioReport;
-      try {
-        report = await simulate(s, channel);
-      } finally {
-        await channel.close();
+    try {
+      for (const s of scenarios) {
+        const channel = harness.channel(s);
+        let report: ScenarioReport;
+        try {
+          report = await simulate(s, channel);
+        } finally {
+          await channel.close();
+        }
+        tally(summary, report);
+        if (values.json) println(io.stdout, JSON.stringify(report));
+        else {
+          const bad = report.calls.filter((c) => !c.ok);
+          println(io.stdout, `${bad.length === 0 ? 'ok  ' : 'FAIL'} ${s.id} (line ${s.line}, ${report.calls.length} calls)`);
+          for (const c of bad) println(io.stdout, describeCall(c));
+        }
       }
-      tally(summary, report);
-      if (values.json) println(io.stdout, JSON.stringify(report));
-      else {
-        const bad = report.calls.filter((c) => !c.ok);
-        println(io.stdout, `${bad.length === 0 ? 'ok  ' : 'FAIL'} ${s.id} (line ${s.line}, ${report.calls.length} calls)`);
-        for (const c of bad) println(io.stdout, describeCall(c));
-      }
+    } finally {
+      await harness.close();
     }
     if (values.json) println(io.stdout, JSON.stringify(summary));
     else {
