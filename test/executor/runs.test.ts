@@ -134,4 +134,12 @@ describe('runs: taint, scope and confirmation in the executor', () => {
     expect(envelopes[0]?.status).toBe('needs_input');
     expect(sent).toEqual([]);
   });
+
+  it('holds every write once the run saw more untrusted text than its index keeps', async () => {
+    const { executor, call } = bank();
+    const run = executor.startRun({ maxGrams: 50 });
+    await call(run, 'read_file', { path: 'bill-dec.txt' });
+    const held = await call(run, 'send_money', { iban: 'FR7630006000011234567890189', amount: 1 });
+    expect(held.error?.code).toBe('T3.run-saturated');
+  });
 });
