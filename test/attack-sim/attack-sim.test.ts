@@ -1,11 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createExecutor, type Invoker, type McpListing } from '../../src/executor/index.js';
 import { CONFIRM_META_KEY, toolRulesFor } from '../../src/gateway/index.js';
 import { createMemoryStore } from '../../src/store/index.js';
-import { parseScenario, type Scenario } from '../../src/cli/attack-sim/scenario.js';
+import { parseScenario, ScenarioError, type Scenario } from '../../src/cli/attack-sim/scenario.js';
 import { emptySummary, simulate, tally, type Channel, type ScenarioReport, type SimSummary } from '../../src/cli/attack-sim/simulate.js';
 import { resultFor, scenarioConfig } from '../../src/cli/attack-sim/tool-results.js';
 import { runCli, runInProcess } from '../helpers/cli.js';
@@ -133,5 +134,17 @@ describe('trc attack-sim', () => {
     const none = await runInProcess(['attack-sim']);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('expected a scenario FILE');
+  });
+
+  it('answers any line with a scenario or a ScenarioError, never another throw', () => {
+    const mutated = fc.tuple(fc.nat(good.length), fc.string({ maxLength: 8 })).map(([at, junk]) => good.slice(0, at) + junk + good.slice(at + junk.length));
+    fc.assert(fc.property(fc.oneof(fc.string(), fc.json(), mutated), (line) => {
+      try {
+        parseScenario(line, 7, 'f.jsonl');
+      } catch (e) {
+        expect(e).toBeInstanceOf(ScenarioError);
+        expect((e as Error).message).toMatch(/^f\.jsonl:7: /);
+      }
+    }), { numRuns: 500 });
   });
 });
