@@ -136,8 +136,10 @@ export class TaintIndex {
   /** The tainted arguments of `args`, one finding per tainted leaf, in argument order. */
   taintOf(args: unknown): Taint[] {
     const out: Taint[] = [];
-    for (const leaf of argumentLeaves(args)) {
-      const hit = this.traceLeaf(leaf.value);
+    const leaves = argumentLeaves(args);
+    const joined = this.traceShortRuns(leaves);
+    for (const [n, leaf] of leaves.entries()) {
+      const hit = this.traceLeaf(leaf.value) ?? joined.get(n) ?? null;
       if (hit === null) continue;
       const origin = this.origins[hit.piece] as Origin;
       out.push({
@@ -151,6 +153,42 @@ export class TaintIndex {
       });
     }
     return out;
+  }
+
+  /**
+   * Leaves too short to be traced alone (fewer than 6 significant characters) that are traced
+   * together: an attacker's value cut into several short arguments (`"US13"`, `"3000"`, …) is
+   * read as the run of those arguments, in order. Only windows crossing a leaf boundary count,
+   * and they taint every short leaf they cover.
+   */
+  private traceShortRuns(leaves: readonly { value: string }[]): Map<number, { piece: number; matched: number }> {
+    const found = new Map<number, { piece: number; matched: number }>();
+    let start = 0;
+    while (start < leaves.length) {
+      let end = start;
+      const forms: string[] = [];
+      while (end < leaves.length) {
+        const form = taintViews((leaves[end] as { value: string }).value)[0] as string;
+        if (form.length >= TAINT_MIN_CHARS) break;
+        forms.push(form);
+        end++;
+      }
+      if (end - start >= 2) {
+        const text = forms.join('');
+        const owner: number[] = [];
+        forms.forEach((f, k) => { for (let c = 0; c < f.length; c++) owner.push(start + k); });
+        for (let i = 0; i + TAINT_MIN_CHARS <= text.length; i++) {
+          const first = owner[i] as number;
+          const last = owner[i + TAINT_MIN_CHARS - 1] as number;
+          if (first === last) continue;
+          const piece = this.untrusted.find(text, i);
+          if (piece < 0 || this.trusted.find(text, i) >= 0) continue;
+          for (let k = first; k <= last; k++) if (!found.has(k)) found.set(k, { piece, matched: (forms[k - start] as string).length });
+        }
+      }
+      start = Math.max(end, start + 1);
+    }
+    return found;
   }
 
   /** The first piece holding a traced window, and how many characters are traced, or null. */

@@ -82,6 +82,12 @@ describe('taint by value flow', () => {
     expect(tainted(indexOf('ref zqxwvk'), { note: 'zqxwvk' })).toEqual(['/note']);
   });
 
+  it('traces a value cut into several arguments too short to trace alone', () => {
+    expect(tainted(indexOf(bill), { country: 'US', check: '13', bank: '3000', rest: '00012', more: '1212', tail: '1212', end: '12' })).toEqual(['/country', '/check', '/bank', '/rest', '/more', '/tail', '/end']);
+    // Short arguments that only sit side by side are not a flow.
+    expect(tainted(indexOf(bill), { currency: 'EUR', amount: 98.7, ref: 'dec' })).toEqual([]);
+  });
+
   it('points into nested arguments with JSON Pointers', () => {
     expect(tainted(indexOf('cc: spy@evil.test'), { mail: { 'c/c': ['bob@corp.test', 'spy@evil.test'] } })).toEqual(['/mail/c~1c/1']);
   });
