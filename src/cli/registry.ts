@@ -12,6 +12,7 @@ export const COMMANDS: readonly { name: string; summary: string; load: () => Pro
   { name: 'resource', summary: 'read a stored raw result by its handle (re-authorized)', load: () => import('./commands/resource.js') },
   { name: 'sweep', summary: 'delete expired handles and stored results from the store', load: () => import('./commands/sweep.js') },
   { name: 'scan', summary: 'detect instruction-like text (prompt injection) in untrusted text', load: () => import('./commands/scan.js') },
+  { name: 'attack-sim', summary: 'run prompt-injection scenarios with an agent that obeys everything it reads', load: () => import('./commands/attack-sim.js') },
   { name: 'cite', summary: "check an answer's claims against the evidence of tool results", load: () => import('./commands/cite.js') },
   { name: 'demo', summary: 'run a scripted agent session on the SQLite default (no LLM)', load: () => import('./commands/demo.js') },
   { name: 'reconcile', summary: 'reconcile side-effecting calls left in flight or unknown', load: () => import('./commands/reconcile.js') },

@@ -4,6 +4,7 @@
  * (`{ "$ref": "call_1", "pointer": "/data/id" }`) waits for it. Every requested id gets exactly
  * one envelope — cancelled, denied and unresolvable calls included.
  */
+import type { RunAuthority } from '../trust/index.js';
 import { TrcError, resolvePointer, type Envelope, type ErrorInfo } from '../contract/index.js';
 import { assertCallIds } from './call-ids.js';
 import type { Principal, ToolCall } from './types.js';
@@ -14,6 +15,8 @@ export interface CallAllOptions {
   readonly signal?: AbortSignal;
   /** Most calls running at once (default 16). */
   readonly concurrency?: number;
+  /** The run every call belongs to (see `executor.startRun`). */
+  readonly run?: RunAuthority;
 }
 
 /** Envelopes in request order, and by call id. */

@@ -19,6 +19,7 @@ import type { ToolRules } from './rules.js';
 import { defaultStages, type Policy, type Stages } from './stages.js';
 import type { Principal, ToolCall, ToolContext } from './types.js';
 import { TrcError } from '../contract/index.js';
+import { createRunAuthority, type RunAuthority, type RunAuthorityOptions } from '../trust/index.js';
 
 /** Any defined tool, whatever its argument and data types. */
 export type AnyTool = ToolDefinition<never, unknown>;
@@ -48,6 +49,10 @@ export interface ExecutorOptions {
 export interface CallOptions {
   /** Cancels the call; a write already sent then ends `unknown`, never `failed`. */
   readonly signal?: AbortSignal;
+  /** The run (task) the call belongs to: scope, taint and confirmations ({@link Executor.startRun}). */
+  readonly run?: TaskRun;
+  /** A confirmation token the user gave for this exact call (`run.tokenFor(request_id)`). */
+  readonly confirmation?: string;
 }
 
 /** The executor. */
@@ -70,7 +75,20 @@ export interface Executor {
   reconcilePending(): Promise<ReconcileReport[]>;
   /** Wait until every audit record was stored (a write-behind sink queues some). */
   flushAudit(): Promise<void>;
+  /**
+   * Start a run (one task): pass it with each call (`{ run }`). The run holds calls outside its
+   * declared scope, and writes or high-risk calls whose arguments carry untrusted content seen
+   * earlier in the run, until the user confirms that exact call (`run.confirm(request_id)`).
+   * @example
+   * const run = executor.startRun({ scope: { tools: ['read_file', 'send_money'] }, trustedText: [userPrompt] });
+   * const env = await executor.call(call, principal, { run });
+   * if (env.status === 'needs_input') run.pending(); // what to ask the user, with the source of each tainted argument
+   */
+  startRun(options?: RunAuthorityOptions): TaskRun;
 }
+
+/** One run (task, agent session) of an executor: see {@link Executor.startRun}. */
+export type TaskRun = RunAuthority;
 
 /**
  * The invoker of an in-process tool: `run(args, ctx)` is the attempt, `reconcile(key)` the lookup.
@@ -109,7 +127,12 @@ export function createExecutor(options: ExecutorOptions): Executor {
 
   const callOne = (c: ToolCall, principal: Principal, callOptions: CallOptions = {}, refused?: ErrorInfo): Promise<Envelope> => {
     const tool = tools.get(c.tool_name);
-    const runOptions: RunOptions = { ...(callOptions.signal === undefined ? {} : { signal: callOptions.signal }), ...(refused === undefined ? {} : { refused }) };
+    const runOptions: RunOptions = {
+      ...(callOptions.signal === undefined ? {} : { signal: callOptions.signal }),
+      ...(callOptions.run === undefined ? {} : { run: callOptions.run }),
+      ...(callOptions.confirmation === undefined ? {} : { confirmation: callOptions.confirmation }),
+      ...(refused === undefined ? {} : { refused }),
+    };
     return runPipeline(deps, tool?.rules ?? null, tool === undefined ? null : (invokers.get(c.tool_name) as Invoker), c, principal, runOptions);
   };
 
@@ -119,9 +142,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
     call: (c, principal, callOptions) => callOne(c, principal, callOptions),
     run: (rules, invoker, c, principal, runOptions) => runPipeline(deps, rules, invoker, c, principal, runOptions),
     callAll: (calls, principal, o = {}) =>
-      callAll({ tools: new Map([...tools].map(([k, t]) => [k, t.rules])), call: (c, p, co) => callOne(c, p, co ?? {}), refuse: (c, p, error) => callOne(c, p, {}, error) }, calls, principal, o),
+      callAll({ tools: new Map([...tools].map(([k, t]) => [k, t.rules])), call: (c, p, co) => callOne(c, p, { ...co, ...(o.run === undefined ? {} : { run: o.run }) }), refuse: (c, p, error) => callOne(c, p, o.run === undefined ? {} : { run: o.run }, error) }, calls, principal, o),
     recoverInFlight: () => reconcilePending({ store: options.store, tools, invokers, now, states: ['in_flight'] }),
     reconcilePending: () => reconcilePending({ store: options.store, tools, invokers, now, states: ['in_flight', 'unknown'] }),
     flushAudit: () => audit.flush(),
+    startRun: (runOptions) => createRunAuthority(runOptions),
   };
 }

@@ -8,7 +8,9 @@
 export { defineTool } from './define-tool.js';
 export type { ToolDefinition } from './define-tool.js';
 export { createExecutor, inProcessInvoker } from './executor.js';
-export type { Executor, ExecutorOptions, CallOptions, AnyTool } from './executor.js';
+export type { Executor, ExecutorOptions, CallOptions, AnyTool, TaskRun } from './executor.js';
+export { createRunAuthority as createRun } from '../trust/index.js';
+export type { RunAuthorityOptions as RunStartOptions, RunScope, ConfirmationRequest, RunHoldReason, Taint } from '../trust/index.js';
 export type { RunOptions } from './pipeline.js';
 export { toolRules, underData, RULE_DEFAULTS } from './rules.js';
 export type { ToolRules, Risk, EffectSource, SchemaCheck, SchemaFinding, ReconcileRule } from './rules.js';

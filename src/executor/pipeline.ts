@@ -9,7 +9,7 @@ import { failed, needsInput, type CallInput, type Envelope, type ErrorInfo, type
 import { applyStatePatch, argsDigest, idempotencyKey, settleWrite, type MemoryPolicy } from '../effects/index.js';
 import type { Store } from '../store/types.js';
 import { buildAuditEntry, newNotes, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
-import { markMasked } from '../trust/index.js';
+import { markMasked, type RunAuthority } from '../trust/index.js';
 import type { AuditSink } from './audit-sink.js';
 import { classifyOutcome, failedEnvelope } from './classify.js';
 import type { Invoker, Outcome } from './invoker.js';
@@ -17,6 +17,7 @@ import { isoAt } from './iso-time.js';
 import { withPresentation } from './module-stages.js';
 import type { ExternalMarks } from './normalize-mcp.js';
 import type { ToolRules } from './rules.js';
+import { runHold } from './run-hold.js';
 import { runWithDeadline } from './run-with-deadline.js';
 import { finalize, type StageContext, type Stages } from './stages.js';
 import type { Principal, ToolCall } from './types.js';
@@ -42,6 +43,14 @@ export interface RunOptions {
   readonly edge?: Readonly<Record<string, unknown>>;
   /** @internal callAll could not run this call (cancelled, dependency failed). */
   readonly refused?: ErrorInfo;
+  /**
+   * The run (task, session) this call belongs to: its scope holds calls outside it, and its
+   * record of untrusted content holds writes and high-risk calls with tainted arguments until
+   * a human confirms them (`executor.startRun()`, docs/executor.md "Runs").
+   */
+  readonly run?: RunAuthority;
+  /** A confirmation token the user's side of the client gave for this exact call (edges). */
+  readonly confirmation?: string;
 }
 
 type Detail = {
@@ -141,6 +150,8 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
       const next = stages.present(warned, ctx);
       out = isThenable(next) ? await next : next;
     }
+    // What the run saw (untrusted content, trusted facts) is what later calls are checked against.
+    options.run?.observe(out);
     // Masked by the visibility stage, and everything after derives from masked text.
     return deps.customDataStages ? out : markMasked(out);
   };
@@ -178,7 +189,18 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     return finish(failed({ call: callInfo, error, side_effect: noEffect }));
   }
   detail.call.args_valid = true;
-  const pending = stages.policy({ tool: rules, args: c.args, principal, call: c });
+  let policyPrincipal = principal;
+  if (options.run !== undefined) {
+    const held = runHold(options.run, rules, c, principal, options.confirmation, notes);
+    if ('envelope' in held) {
+      detail.call.authorization = 'confirm';
+      detail.call.authorization_reason = held.message;
+      return finish(held.envelope(callInfo, noEffect));
+    }
+    // The user confirmed this very call: that is the policy's confirmation of it too.
+    if (held.confirmed) policyPrincipal = { ...principal, confirmed: [...(principal.confirmed ?? []), c.call_id] };
+  }
+  const pending = stages.policy({ tool: rules, args: c.args, principal: policyPrincipal, call: c });
   const decision = isThenable(pending) ? await pending : pending;
   detail.call.authorization = decision.effect;
   if (decision.effect !== 'allow') {

@@ -16,6 +16,7 @@ export { serveHttp, HTTP_DEFAULTS } from './http-server.js';
 export type { HttpGateway, HttpListen } from './http-server.js';
 export { gatewayExecutor, IDEMPOTENCY_META_KEY, CONFIRM_META_KEY, SCOPE_META_KEY } from './tool-call.js';
 export { upstreamInvoker } from './mcp-invoker.js';
+export { RUN_ID_META_KEY, RUN_ID_HEADER, RUN_SCOPE_META_KEY, RUN_USER_TEXT_META_KEY, CONFIRMATION_META_KEY } from './run-identity.js';
 export { ENVELOPE_META_KEY, enqueueAudit, flushAudit, AUDIT_WINDOW_MS, AUDIT_MAX_BATCH } from '../executor/index.js';
 export { startSweeper, SWEEP_EVERY_MS } from './sweeper.js';
 export { coalesceWrites } from './coalesce-writes.js';

@@ -12,6 +12,7 @@ import { toMcpResult } from '../adapters/mcp/index.js';
 import { RelayedRpcError, type ForwardExtra } from './forward.js';
 import { upstreamInvoker } from './mcp-invoker.js';
 import type { GatewayOptions, SessionState } from './session-state.js';
+import { confirmationMeta, runOf, CONFIRMATION_META_KEY, RUN_ID_META_KEY, RUN_SCOPE_META_KEY, RUN_USER_TEXT_META_KEY } from './run-identity.js';
 import { reconnectUpstream, resolveTool } from './session-upstreams.js';
 import { toolRulesFor } from './tool-rules.js';
 
@@ -19,7 +20,11 @@ import { toolRulesFor } from './tool-rules.js';
 export const IDEMPOTENCY_META_KEY = 'dev.tool-result-contract/idempotency_key';
 /** `_meta` key a client may set to derive a stable key (tool + args + principal + scope) for a write it may repeat. */
 export const SCOPE_META_KEY = 'dev.tool-result-contract/idempotency_scope';
-/** `_meta` key a client sets to `true` to confirm a call whose tool requires confirmation. */
+/**
+ * `_meta` key a client's host sets to confirm a held call: the token of the held result's
+ * `_meta["dev.tool-result-contract/confirmation"]` (bound to those arguments, used once), or
+ * `true` for a tool that requires confirmation of every call and was not held by its run.
+ */
 export const CONFIRM_META_KEY = 'dev.tool-result-contract/confirmed';
 /** Attempts of one write under one key (the first send plus one resend after a confirmed absence). */
 const MAX_WRITE_ATTEMPTS = 2;
@@ -59,6 +64,9 @@ export async function callTool(
   const meta = params._meta ?? {};
   const args = params.arguments ?? {};
   const callId = `call_${randomUUID()}`;
+  const executor = gatewayExecutor(state.options);
+  // The run (session, or principal + run id): scope, taint and confirmations are the executor's.
+  const run = runOf(state, executor, meta, extra);
   const key = rules.effect === 'write' ? writeKey(meta, params.name, args, state.principal, callId) : undefined;
   // The client's cancellation (or its disconnect) cancels the call; the pipeline decides what that means.
   const cancel = new AbortController();
@@ -70,12 +78,13 @@ export async function callTool(
   // (the invoker still restarts it between attempts).
   const live = upstream.closed ? ((await reconnectUpstream(state, upstream).catch(() => null)) ?? upstream) : upstream;
   const invoker = upstreamInvoker(state, live, rules, { upstreamTool, listing: tool, meta: (k) => forwardedMeta(meta, k), extra, ...(options.taskId === undefined ? {} : { taskId: options.taskId }) });
-  const env = await gatewayExecutor(state.options).run(
+  const confirm = meta[CONFIRM_META_KEY];
+  const env = await executor.run(
     rules,
     invoker,
     { call_id: callId, tool_name: params.name, args, ...(key === undefined ? {} : { idempotency_key: key }) },
-    { id: state.principal, ...(meta[CONFIRM_META_KEY] === true ? { confirmed: [callId] } : {}) },
-    { signal: cancel.signal, edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, upstream: upstream.config.name, upstream_tool: upstreamTool, effect_source: rules.effectSource } },
+    { id: state.principal, ...(confirm === true ? { confirmed: [callId] } : {}) },
+    { signal: cancel.signal, run, ...(typeof confirm === 'string' ? { confirmation: confirm } : {}), edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, run: run.id, upstream: upstream.config.name, upstream_tool: upstreamTool, effect_source: rules.effectSource } },
   );
   extra.signal.removeEventListener('abort', onAbort);
   const error = env.error;
@@ -84,12 +93,14 @@ export async function callTool(
     throw new RelayedRpcError(error.jsonrpc_code, error.message, { [ENVELOPE_META_KEY]: env });
   }
   const success = env.status === 'succeeded' || env.status === 'partial';
-  return toMcpResult(env, { structured: success && tool?.outputSchema !== undefined ? 'always' : 'auto' }) as CallToolResult;
+  const result = toMcpResult(env, { structured: success && tool?.outputSchema !== undefined ? 'always' : 'auto' }) as CallToolResult;
+  const held = confirmationMeta(run, env);
+  return held === undefined ? result : { ...result, _meta: { ...result._meta, ...held } };
 }
 
 /** The client's `_meta` as forwarded upstream: the gateway's own keys out, the idempotency key in. */
 function forwardedMeta(meta: Record<string, unknown>, key: string | null): Record<string, unknown> {
-  const { [IDEMPOTENCY_META_KEY]: _k, [CONFIRM_META_KEY]: _c, [SCOPE_META_KEY]: _s, ...rest } = meta;
+  const { [IDEMPOTENCY_META_KEY]: _k, [CONFIRM_META_KEY]: _c, [SCOPE_META_KEY]: _s, [RUN_ID_META_KEY]: _r, [RUN_SCOPE_META_KEY]: _rs, [RUN_USER_TEXT_META_KEY]: _u, [CONFIRMATION_META_KEY]: _cm, ...rest } = meta;
   // A write carries its key upstream, so a server that honours keys can deduplicate and be looked up by it.
   if (key !== null) rest[IDEMPOTENCY_META_KEY] = key;
   return rest;

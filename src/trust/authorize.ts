@@ -112,7 +112,11 @@ export function argsDigest(args: unknown): string {
   return 'sha256:' + sha256Hex(canonical);
 }
 
-function checkScope(rule: ScopeRule, args: unknown, principal: Principal): DecisionReason | undefined {
+/**
+ * Check one resource-scope rule against call arguments; the reason when it fails.
+ * @example checkResourceScope({ argument: '/account_id', allowed: ['acct_1'] }, { account_id: 'acct_9' }, principal)?.code // 'T4.out-of-scope'
+ */
+export function checkResourceScope(rule: ScopeRule, args: unknown, principal: Principal): DecisionReason | undefined {
   const tokens = parsePointer(rule.argument);
   const pointer = tokens === null ? rule.argument : formatPointer(tokens);
   const r = resolvePointer(args, rule.argument);
@@ -158,7 +162,7 @@ export function authorize(request: AuthorizeRequest): Decision {
 
   let scopeOk = true;
   for (const rule of tp?.resourceScope ?? []) {
-    const r = checkScope(rule, args, principal);
+    const r = checkResourceScope(rule, args, principal);
     if (r !== undefined) { scopeOk = false; reasons.push(r); }
   }
 
@@ -188,7 +192,7 @@ export function authorize(request: AuthorizeRequest): Decision {
   for (const t of taint) {
     reasons.push({
       code: 'T3.tainted-argument',
-      message: `argument ${t.argument} (${t.kind} ${JSON.stringify(t.value).slice(0, 80)}) appears only in untrusted content ${t.content_id}`,
+      message: `argument ${t.argument} (${t.kind} ${JSON.stringify(t.value).slice(0, 80)}) carries ${t.matched} characters of untrusted content ${t.content_id} (source ${t.source})`,
       pointer: t.argument,
       content_id: t.content_id,
     });

@@ -30,7 +30,7 @@ export { modelView, modelProjection, renderModelText, externalBlock, shownText, 
 export type { ModelViewOptions } from './model-view.js';
 export { buildModelContext, EXTERNAL_CONTENT_POLICY } from './model-context.js';
 export type { ModelContext, ModelContextOptions, ContextPart, ContextPartKind, ContextRole } from './model-context.js';
-export { authorize, argsDigest } from './authorize.js';
+export { authorize, argsDigest, checkResourceScope } from './authorize.js';
 export type {
   AuthorizeRequest,
   Confirmation,
@@ -44,8 +44,11 @@ export type {
   Session,
   ToolPolicy,
 } from './authorize.js';
-export { findTaint } from './taint.js';
-export type { Taint, TaintKind } from './taint.js';
+export { findTaint, TaintIndex } from './taint.js';
+export type { Taint, TaintKind, TaintContent, TaintIndexOptions } from './taint.js';
+export { taintForm, taintViews, TAINT_MIN_CHARS } from './taint-normalize.js';
+export { createRunAuthority, needsCleanArguments } from './run-authority.js';
+export type { RunAuthority, RunAuthorityOptions, RunScope, RunCall, RunVerdict, RunHoldReason, ConfirmationRequest } from './run-authority.js';
 export { effectivePolicy, riskFromAnnotations, toolHints } from './tool-hints.js';
 export { findAuthorityClaims, authorityWarnings } from './authority-claims.js';
 export { isUseAllowed } from './content-uses.js';

@@ -1,99 +1,227 @@
 /**
- * Argument taint (SPEC T3/T4): a value in a tool call's arguments that the session saw only
- * inside untrusted content (an e-mail address or IBAN quoted from a web page) is tainted. For a
- * high-risk call the policy then asks for confirmation, naming the argument and the content id.
+ * Argument taint by value flow (SPEC T3): an argument is tainted when it — or a run of at
+ * least {@link TAINT_MIN_CHARS} significant characters inside it — occurs in untrusted content
+ * seen earlier in the run, compared in taint form (case, spacing and punctuation folded, NFKC,
+ * look-alikes folded, URL/HTML escapes decoded: `taint-normalize.ts`), and that run is not also
+ * in trusted text (the user's prompt, facts from trusted sources). An IBAN copied with other
+ * spacing, an address in capitals, a URL-encoded value, a value split over two fields of the
+ * result, a value embedded in a longer argument and an exfiltration URL built from an untrusted
+ * prefix plus trusted data are all traced. The index is built once per piece of content and
+ * looked up per window, so the cost is linear in the content plus the arguments.
  */
 import { formatPointer, type UntrustedContent } from '../contract/index.js';
-import { stringLeaves } from './pointer-glob.js';
+import { GramTable } from './gram-table.js';
+import { TAINT_MIN_CHARS, taintViews } from './taint-normalize.js';
 
-/** One tainted argument value. */
+/** What kind of value a tainted argument looks like (for the words of a confirmation). */
+export type TaintKind = 'email' | 'iban' | 'url' | 'phone' | 'account_number' | 'text';
+
+/** One tainted argument: which, how much of it, and where that text came from. */
 export interface Taint {
   /** JSON Pointer into the call's arguments, e.g. `/to`. */
   readonly argument: string;
-  /** The value (or the part of it) that came from untrusted content. */
+  /** The argument's text (at most 120 characters). */
   readonly value: string;
+  /** Significant characters of the argument traced to untrusted content. */
+  readonly matched: number;
+  /** The untrusted content it came from (the first piece that holds a traced run). */
   readonly content_id: string;
+  /** That content's source, `type:id` (e.g. `file:read_file`). */
+  readonly source: string;
+  /** The call whose result carried that content, when known. */
+  readonly call_id?: string;
   readonly kind: TaintKind;
 }
 
-/** What kind of value was found. */
-export type TaintKind = 'email' | 'iban' | 'url' | 'phone' | 'account_number';
-
-const EMAIL = /[\w.%+-]{1,64}@[A-Z0-9.-]{1,253}\.[A-Z]{2,24}/gi;
-const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g;
-const URL_RE = /\bhttps?:\/\/[^\s"'<>()]{1,2048}/g;
-const PHONE = /\+?\d[\d ().-]{7,20}\d/g;
-
-/** Canonical form used for comparison: case- and space-insensitive. */
-function canon(kind: TaintKind, v: string): string {
-  const s = v.trim().toLowerCase();
-  if (kind === 'iban' || kind === 'account_number') return s.replace(/\s+/g, '');
-  if (kind === 'phone') return s.replace(/[^\d+]/g, '');
-  if (kind === 'url') { let e = s.length; while (e > 0 && s.charCodeAt(e - 1) === 0x2f) e--; return s.slice(0, e); }
-  return s;
+/** A piece of untrusted content, as a run records it. */
+export interface TaintContent {
+  readonly content_id: string;
+  readonly text: string;
+  readonly source: UntrustedContent['source'];
+  readonly call_id?: string;
 }
 
-/** Values of interest inside one argument string; the whole string counts too when it is short. */
-function valuesIn(s: string): { kind: TaintKind; value: string }[] {
-  const out: { kind: TaintKind; value: string }[] = [];
-  for (const m of s.matchAll(EMAIL)) out.push({ kind: 'email', value: m[0] });
-  // IBANs are matched case-insensitively (same offsets in the upper-cased copy).
-  for (const m of s.toUpperCase().matchAll(IBAN)) out.push({ kind: 'iban', value: s.slice(m.index, m.index + m[0].length) });
-  for (const m of s.matchAll(URL_RE)) out.push({ kind: 'url', value: m[0] });
-  for (const m of s.matchAll(PHONE)) if (m[0].replace(/\D/g, '').length >= 8) out.push({ kind: 'phone', value: m[0] });
-  if (out.length === 0 && s.trim().length >= 6 && s.length <= 256 && /\d{6,}/.test(s.replace(/[\s-]/g, ''))) out.push({ kind: 'account_number', value: s });
+interface Origin { readonly content_id: string; readonly source: string; readonly call_id?: string }
+
+/** Options of a {@link TaintIndex}. */
+export interface TaintIndexOptions {
+  /** Distinct windows kept per side before the index counts as full (default 2 Mi: ~50 MB of table a side at worst). */
+  readonly maxGrams?: number;
+}
+
+const DEFAULT_MAX_GRAMS = 2 * 1024 * 1024;
+
+/** `type:id` of a content source. */
+export function taintSourceLabel(source: UntrustedContent['source']): string {
+  return typeof source === 'string' ? source : `${source.type}:${source.id}`;
+}
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}\.[a-z]{2,24}$/i;
+const URL_RE = /^[a-z][a-z0-9+.-]{1,20}:\/\//i;
+const IBAN = /^[a-z]{2}\d{2}[a-z0-9]{10,30}$/i;
+
+function kindOf(value: string): TaintKind {
+  const t = value.trim();
+  if (EMAIL.test(t)) return 'email';
+  if (URL_RE.test(t)) return 'url';
+  const compact = t.replace(/[\s-]/g, '');
+  if (IBAN.test(compact)) return 'iban';
+  if (/^\+?[\d ().-]{8,24}$/.test(t) && t.startsWith('+')) return 'phone';
+  if (/^\d{6,}$/.test(compact)) return 'account_number';
+  return 'text';
+}
+
+/** The string and number leaves of call arguments, with their pointers. */
+function argumentLeaves(args: unknown): { pointer: string; value: string }[] {
+  const out: { pointer: string; value: string }[] = [];
+  const stack: { v: unknown; path: string[] }[] = [{ v: args, path: [] }];
+  while (stack.length > 0) {
+    const { v, path } = stack.pop() as { v: unknown; path: string[] };
+    // Numbers count as the text they are written as: an amount, an account number.
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') out.push({ pointer: formatPointer(path), value: String(v) });
+    else if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: [...path, String(i)] });
+    else if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) stack.push({ v: (v as Record<string, unknown>)[keys[i] as string], path: [...path, keys[i] as string] });
+    }
+  }
   return out;
 }
 
-/** An index of the values each piece of text carries, for repeated look-ups. */
-export interface ValueIndex {
-  has(kind: TaintKind, value: string): string | undefined;
-}
-
 /**
- * Index the values (e-mails, IBANs, URLs, phone and account numbers) of texts by id.
- * @example indexValues([{ id: 'uc_1', text: 'mail me at a@b.co' }]).has('email', 'A@b.co') // 'uc_1'
+ * The untrusted and trusted text of one run, indexed for taint look-ups.
+ * @example
+ * const index = new TaintIndex();
+ * index.addUntrusted({ content_id: 'uc_1', text: 'pay DE89 3704 0044 0532 0130 00', source: { type: 'file', id: 'bill' } });
+ * index.taintOf({ iban: 'de89370400440532013000' })[0]?.argument // '/iban'
  */
-export function indexValues(texts: readonly { id: string; text: string }[]): ValueIndex {
-  const map = new Map<string, string>();
-  const plain: { id: string; lower: string }[] = [];
-  for (const t of texts) {
-    for (const v of valuesIn(t.text)) {
-      const key = `${v.kind === 'account_number' ? 'iban' : v.kind}:${canon(v.kind, v.value)}`;
-      if (!map.has(key)) map.set(key, t.id);
-    }
-    plain.push({ id: t.id, lower: t.text.toLowerCase().replace(/\s+/g, '') });
+export class TaintIndex {
+  private readonly untrusted: GramTable;
+  private readonly trusted: GramTable;
+  private readonly origins: Origin[] = [];
+
+  constructor(options: TaintIndexOptions = {}) {
+    const max = options.maxGrams ?? DEFAULT_MAX_GRAMS;
+    this.untrusted = new GramTable(max);
+    this.trusted = new GramTable(max);
   }
-  return {
-    has(kind, value) {
-      const k = kind === 'account_number' ? 'iban' : kind;
-      const hit = map.get(`${k}:${canon(kind, value)}`);
-      if (hit !== undefined) return hit;
-      // Account numbers and IBANs may be written with other spacing in the source.
-      if (kind === 'account_number' || kind === 'iban') {
-        const needle = canon(kind, value);
-        return plain.find((p) => p.lower.includes(needle))?.id;
+
+  /** Record untrusted content (every view of its text). */
+  addUntrusted(content: TaintContent): void {
+    const origin: Origin = { content_id: content.content_id, source: taintSourceLabel(content.source), ...(content.call_id === undefined ? {} : { call_id: content.call_id }) };
+    for (const view of taintViews(content.text)) {
+      const piece = this.untrusted.add(view);
+      this.origins[piece] = origin;
+    }
+  }
+
+  /** Record trusted text: a run found here is not taint, even when untrusted content has it too. */
+  addTrusted(text: string): void {
+    for (const view of taintViews(text)) this.trusted.add(view);
+  }
+
+  /**
+   * True once the untrusted side stopped storing new windows: a run that saw this much text
+   * cannot vouch for any argument, so callers treat every checked argument as tainted.
+   */
+  get saturated(): boolean {
+    return this.untrusted.full;
+  }
+
+  /** Work counters of both sides, for tests that count instead of timing. */
+  stats(): { untrusted: ReturnType<GramTable['stats']>; trusted: ReturnType<GramTable['stats']> } {
+    return { untrusted: this.untrusted.stats(), trusted: this.trusted.stats() };
+  }
+
+  /** The tainted arguments of `args`, one finding per tainted leaf, in argument order. */
+  taintOf(args: unknown): Taint[] {
+    const out: Taint[] = [];
+    const leaves = argumentLeaves(args);
+    const joined = this.traceShortRuns(leaves);
+    for (const [n, leaf] of leaves.entries()) {
+      const hit = this.traceLeaf(leaf.value) ?? joined.get(n) ?? null;
+      if (hit === null) continue;
+      const origin = this.origins[hit.piece] as Origin;
+      out.push({
+        argument: leaf.pointer,
+        value: leaf.value.length > 120 ? `${leaf.value.slice(0, 119)}…` : leaf.value,
+        matched: hit.matched,
+        content_id: origin.content_id,
+        source: origin.source,
+        ...(origin.call_id === undefined ? {} : { call_id: origin.call_id }),
+        kind: kindOf(leaf.value),
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Leaves too short to be traced alone (fewer than 6 significant characters) that are traced
+   * together: an attacker's value cut into several short arguments (`"US13"`, `"3000"`, …) is
+   * read as the run of those arguments, in order. Only windows crossing a leaf boundary count,
+   * and they taint every short leaf they cover.
+   */
+  private traceShortRuns(leaves: readonly { value: string }[]): Map<number, { piece: number; matched: number }> {
+    const found = new Map<number, { piece: number; matched: number }>();
+    let start = 0;
+    while (start < leaves.length) {
+      let end = start;
+      const forms: string[] = [];
+      while (end < leaves.length) {
+        const form = taintViews((leaves[end] as { value: string }).value)[0] as string;
+        if (form.length >= TAINT_MIN_CHARS) break;
+        forms.push(form);
+        end++;
       }
-      return undefined;
-    },
-  };
+      if (end - start >= 2) {
+        const text = forms.join('');
+        const owner: number[] = [];
+        forms.forEach((f, k) => { for (let c = 0; c < f.length; c++) owner.push(start + k); });
+        for (let i = 0; i + TAINT_MIN_CHARS <= text.length; i++) {
+          const first = owner[i] as number;
+          const last = owner[i + TAINT_MIN_CHARS - 1] as number;
+          if (first === last) continue;
+          const piece = this.untrusted.find(text, i);
+          if (piece < 0 || this.trusted.find(text, i) >= 0) continue;
+          for (let k = first; k <= last; k++) if (!found.has(k)) found.set(k, { piece, matched: (forms[k - start] as string).length });
+        }
+      }
+      start = Math.max(end, start + 1);
+    }
+    return found;
+  }
+
+  /** The first piece holding a traced window, and how many characters are traced, or null. */
+  private traceLeaf(value: string): { piece: number; matched: number } | null {
+    let best: { piece: number; matched: number } | null = null;
+    for (const view of taintViews(value)) {
+      let first = -1;
+      let matched = 0;
+      let coveredTo = 0;
+      for (let i = 0; i + TAINT_MIN_CHARS <= view.length; i++) {
+        const piece = this.untrusted.find(view, i);
+        if (piece < 0 || this.trusted.find(view, i) >= 0) continue;
+        if (first < 0) first = piece;
+        // Characters covered by the union of traced windows.
+        const end = i + TAINT_MIN_CHARS;
+        matched += end - Math.max(i, coveredTo);
+        coveredTo = end;
+      }
+      if (first >= 0 && (best === null || matched > best.matched)) best = { piece: first, matched };
+    }
+    return best;
+  }
 }
 
 /**
- * Find argument values that appear in untrusted content and nowhere trusted.
- * @param trustedTexts what the user (or trusted tools) said in the session; a value found there is not tainted.
- * @example findTaint({ to: 'x@evil.test' }, [{ content_id: 'uc_1', text: 'send to x@evil.test', … }], [])
+ * Find the tainted arguments of one call against the given content (builds a fresh index;
+ * a run keeps one {@link TaintIndex} instead).
+ * @param trustedTexts what the user (or trusted tools) said; a run of text found there is not taint.
+ * @example findTaint({ to: 'x@evil.test' }, [{ content_id: 'uc_1', text: 'send to X@EVIL.test', … }])[0]?.content_id // 'uc_1'
  */
 export function findTaint(args: unknown, untrusted: readonly UntrustedContent[], trustedTexts: readonly string[] = []): Taint[] {
-  const fromUntrusted = indexValues(untrusted.map((u) => ({ id: u.content_id, text: u.text })));
-  const fromTrusted = indexValues(trustedTexts.map((text, i) => ({ id: `trusted_${i}`, text })));
-  const taints: Taint[] = [];
-  for (const leaf of stringLeaves(args, [])) {
-    for (const v of valuesIn(leaf.value)) {
-      const contentId = fromUntrusted.has(v.kind, v.value);
-      if (contentId === undefined || fromTrusted.has(v.kind, v.value) !== undefined) continue;
-      taints.push({ argument: formatPointer(leaf.path), value: v.value, content_id: contentId, kind: v.kind });
-    }
-  }
-  return taints;
+  const index = new TaintIndex();
+  for (const u of untrusted) index.addUntrusted(u);
+  for (const t of trustedTexts) index.addTrusted(t);
+  return index.taintOf(args);
 }

@@ -46,6 +46,7 @@ interface Subject {
 const example = readFileSync(join(ROOT, 'examples/order-lookup.json'));
 const exampleLine = Buffer.from(JSON.stringify(JSON.parse(example.toString('utf8'))) + '\n');
 const faultyServer = join(ROOT, 'test/gateway/fixtures/faulty-server.mjs');
+const attackScenario = Buffer.from(readFileSync(join(ROOT, 'test/attack-sim/fixtures/suite.jsonl'), 'utf8').split('\n')[0] + '\n');
 const mcpHello = Buffer.from(
   [
     { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'edge', version: '1' } } },
@@ -76,6 +77,7 @@ function subjects(): Subject[] {
     { name: 'page', feed: 'file', args: (p) => ['page', 'cursor_x', '--principal', 'p', ...store(p)], typical: Buffer.alloc(0), expect: all(2) },
     { name: 'resource get', feed: 'file', args: (p) => ['resource', 'get', 'h_x', '--principal', 'p', ...store(p)], typical: Buffer.alloc(0), expect: all(2) },
     { name: 'sweep', feed: 'file', args: (p) => ['sweep', ...store(p)], typical: Buffer.alloc(0), expect: all(2, { empty: 0, 'closed stdin': 0 }) },
+    { name: 'attack-sim -', feed: 'stdin', args: () => ['attack-sim', '-'], typical: attackScenario, sizeLimit: true, expect: all(2, { 'UTF-8 BOM': 0 }) },
     { name: 'scan -', feed: 'stdin', args: () => ['scan', '-'], typical: Buffer.from('Quarterly revenue rose 4%.'), expect: all(0) },
     { name: 'scan --jsonl', feed: 'stdin', args: () => ['scan', '--jsonl'], typical: Buffer.from('{"id":"a","text":"Quarterly revenue rose 4%."}\n'), hugeHead: '{"text":"', sizeLimit: true, expect: all(2, { empty: 0, 'UTF-8 BOM': 0, 'closed stdin': 0 }) },
     { name: 'cite --results -', feed: 'stdin', args: () => ['cite', '--results', '-', '--answer', answer], typical: exampleLine, hugeHead: '"', sizeLimit: true, expect: all(2, { 'UTF-8 BOM': 0 }) },

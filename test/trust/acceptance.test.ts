@@ -39,7 +39,7 @@ describe('trust boundary end to end', () => {
   it('holds the follow-up high-risk call with the page’s address, naming argument and content', () => {
     const d = authorize({ principal, tool: 'send_email', args: { to: 'billing-update@evil-supplier.test', subject: 'Invoices', attachments: ['inv_1.pdf'] }, session, policy });
     expect(d.decision).toBe('needs_confirmation');
-    expect(d.taint).toEqual([expect.objectContaining({ argument: '/to', content_id: page.untrusted_content?.[0]?.content_id })]);
+    expect(d.taint).toContainEqual(expect.objectContaining({ argument: '/to', content_id: page.untrusted_content?.[0]?.content_id, source: 'web:https://supplier.example/payment-update' }));
   });
 
   it('holds the export the ticket asks for', () => {

