@@ -49,16 +49,25 @@ export function envelopeTool<INPUT, OUTPUT>(name: string, original: Tool<INPUT, 
 }
 
 /**
+ * The tool set {@link envelopeTools} returns: each tool keeps its input type and answers an
+ * {@link Envelope}. (A tool without `execute`, answered by the client, is returned unchanged at
+ * run time; the AI SDK's `Tool` type cannot tell such a tool apart, so it is typed alike.)
+ */
+export type EnvelopeToolSet<T extends Record<string, Tool>> = {
+  [K in keyof T]: T[K] extends Tool<infer INPUT, infer _OUTPUT> ? Tool<INPUT, Envelope> : never;
+};
+
+/**
  * Wrap every tool of a tool set (tools without `execute` are left as they are).
  * @example await generateText({ model, tools: envelopeTools({ order_get, refund_create }), prompt })
  */
-export function envelopeTools<K extends string>(tools: Record<K, Tool>, options: EnvelopeToolOptions = {}): Record<K, Tool> {
-  const out = {} as Record<K, Tool>;
-  for (const name of Object.keys(tools) as K[]) {
-    const t = tools[name];
+export function envelopeTools<T extends Record<string, Tool>>(tools: T, options: EnvelopeToolOptions = {}): EnvelopeToolSet<T> {
+  const out: Record<string, Tool> = {};
+  for (const name of Object.keys(tools)) {
+    const t = tools[name] as Tool;
     out[name] = t.execute === undefined ? t : envelopeTool(name, t, options);
   }
-  return out;
+  return out as EnvelopeToolSet<T>;
 }
 
 /**
