@@ -8,7 +8,7 @@
 import { jsonSchema, type Tool, type ToolExecutionOptions } from 'ai';
 import type { Envelope } from '../../contract/index.js';
 import { FOLLOW_TOOL_NAME } from '../../executor/index.js';
-import { followParts, frameworkInvoker, frameworkRules, isErrorStatus, modelView, runFrameworkCall, type WrapperOptions } from '../shared/index.js';
+import { assertRenderable, followParts, frameworkInvoker, frameworkRules, isErrorStatus, modelView, runFrameworkCall, type WrapperOptions } from '../shared/index.js';
 
 /** What `toModelOutput` returns (the `ai` package does not re-export the type by name). */
 export type ModelOutput = Awaited<ReturnType<NonNullable<Tool<unknown, Envelope>['toModelOutput']>>>;
@@ -21,6 +21,7 @@ export type EnvelopeToolOptions = WrapperOptions;
  * @example toModelOutput: ({ output }) => envelopeModelOutput(output)
  */
 export function envelopeModelOutput(env: Envelope): ModelOutput {
+  assertRenderable(env);
   return isErrorStatus(env) ? { type: 'error-json', value: modelView(env) } : { type: 'json', value: modelView(env) };
 }
 
