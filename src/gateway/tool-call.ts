@@ -69,7 +69,12 @@ export async function callTool(state: SessionState, params: { name: string; argu
     invoker,
     { call_id: callId, tool_name: params.name, args, ...(key === undefined ? {} : { idempotency_key: key }) },
     { id: state.principal, ...(meta[CONFIRM_META_KEY] === true ? { confirmed: [callId] } : {}) },
-    { signal: cancel.signal, edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, upstream: upstream.config.name, upstream_tool: upstreamTool, effect_source: rules.effectSource } },
+    {
+      signal: cancel.signal,
+      edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, upstream: upstream.config.name, upstream_tool: upstreamTool, effect_source: rules.effectSource },
+      // The MCP client's trace context (W3C, in `_meta`), linked from the call's span.
+      ...(typeof meta['traceparent'] === 'string' ? { traceLinks: [meta] } : {}),
+    },
   );
   extra.signal.removeEventListener('abort', onAbort);
   const error = env.error;
