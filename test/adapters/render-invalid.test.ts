@@ -30,7 +30,7 @@ describe('renderers and invalid envelopes', () => {
     expect(codeOf(() => render(badStatus))).toEqual({ code: RENDER_INVALID_ENVELOPE, pointer: '/status' });
     // Semantically wrong (a cursor on a "complete" result) is refused too, not only bad shapes.
     const cursorButComplete = structuredClone(shipped) as unknown as { completeness: Record<string, unknown> } & Envelope;
-    cursorButComplete.completeness = { state: 'complete', next: 'cur_1' };
+    cursorButComplete.completeness = { state: 'complete', next: { type: 'cursor', value: 'cur_1' } };
     expect(codeOf(() => render(cursorButComplete))?.code).toBe(RENDER_INVALID_ENVELOPE);
     expect(codeOf(() => render(null as unknown as Envelope))?.code).toBe(RENDER_INVALID_ENVELOPE);
   });
