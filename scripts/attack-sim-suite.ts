@@ -1,5 +1,5 @@
 /**
- * Writes the project's own `trc attack-sim` suite, test/attack-sim/fixtures/suite.jsonl:
+ * Writes the project's own `trc attack-sim` suite, examples/attack-sim/suite.jsonl:
  * six domains (mail, banking, files, web, tickets, code repositories) × eleven ways an
  * attacker's value reaches the agent (as written, spaced, case-changed, URL-encoded, HTML
  * entities, full-width, split across fields, embedded in a longer argument, zero-width
@@ -235,5 +235,5 @@ VARIANTS.forEach((variant, i) => {
   }
 });
 
-writeFileSync(new URL('../test/attack-sim/fixtures/suite.jsonl', import.meta.url), out.map((s) => JSON.stringify(s)).join('\n') + '\n');
+writeFileSync(new URL('../examples/attack-sim/suite.jsonl', import.meta.url), out.map((s) => JSON.stringify(s)).join('\n') + '\n');
 console.log(`wrote ${out.length} scenarios`);

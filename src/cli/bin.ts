@@ -2,6 +2,15 @@
 // The `trc` executable: wire the real process to `main()`.
 import { main } from './main.js';
 
+// node:sqlite (the store's driver without better-sqlite3) is flagged experimental on Node 22–24,
+// and Node prints that on every start; an MCP host shows stderr as the server's log. Every
+// other warning is printed as Node would.
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (warning.name === 'ExperimentalWarning' && /SQLite/u.test(warning.message)) return;
+  process.stderr.write(`(node:${process.pid}) ${warning.name}: ${warning.message}\n`);
+});
+
 const code = await main(process.argv.slice(2), {
   stdin: process.stdin,
   stdout: process.stdout,

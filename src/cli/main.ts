@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { TrcError } from '../contract/trc-error.js';
 import { InputError } from './input.js';
+import { cliDefaultStore } from './store.js';
 import { type CliIO, UsageError, println } from './io.js';
 import { COMMANDS } from './registry.js';
 
@@ -12,15 +13,22 @@ function version(): string {
   return pkg.version;
 }
 
-function topHelp(): string {
+function topHelp(io: CliIO): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
     'trc — tool result contract: verifiable envelopes for AI agent tool results',
     '',
     'Usage: trc <command> [options]     trc <command> --help for details',
+    '       (installed as both "tool-result-contract" and "trc";',
+    '        without an install: npx -y tool-result-contract <command>)',
     '',
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Store: --store PATH, else $TRC_STORE, else the user data directory, here',
+    `  ${cliDefaultStore(io)}`,
+    '  (XDG_DATA_HOME or ~/.local/share on Linux, ~/Library/Application Support on macOS,',
+    '  %LOCALAPPDATA% on Windows). A project-local store only when asked: --store .trc/trc.sqlite',
     '',
     'Exit codes: 0 ok, 1 the input broke the contract (findings), 2 usage or I/O error.',
   ].join('\n');
@@ -30,7 +38,7 @@ function topHelp(): string {
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    println(io.stdout, topHelp());
+    println(io.stdout, topHelp(io));
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {

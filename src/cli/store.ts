@@ -1,24 +1,36 @@
 /**
  * The SQLite store of the CLI commands: where it is (`--store PATH`, else `TRC_STORE`, else
- * `./.trc/trc.sqlite`), and opening it. Commands that only read a store (or clean one up)
- * refuse a missing one instead of creating it; `trc fit` and the gateway create theirs.
+ * `trc.sqlite` in the platform's user data directory), and opening it. Commands that only read
+ * a store (or clean one up) refuse a missing one instead of creating it; `trc fit` and the
+ * gateway create theirs.
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Store } from '../store/index.js';
+import { defaultStorePath, type Store } from '../store/index.js';
 import { InputError } from './input.js';
 import type { CliIO } from './io.js';
 
-/** The default store, relative to the working directory. */
-export const DEFAULT_CLI_STORE = '.trc/trc.sqlite';
+/** How `--help` names the default store. */
+export const DEFAULT_STORE_HELP = '$TRC_STORE, else trc.sqlite in the user data directory';
 
 /**
- * The store path of a command: `--store PATH`, else `$TRC_STORE`, else `./.trc/trc.sqlite`.
- * @example storePath(undefined, io) // '/work/.trc/trc.sqlite'
+ * The default store of this invocation: `trc.sqlite` in the user data directory of `io.env`
+ * (`XDG_DATA_HOME`, `HOME`, `LOCALAPPDATA`). Never relative to the working directory.
+ * @example cliDefaultStore(io) // '/home/ada/.local/share/tool-result-contract/trc.sqlite'
+ */
+export function cliDefaultStore(io: Pick<CliIO, 'env'>, file = 'trc.sqlite'): string {
+  return defaultStorePath({ env: io.env }, file);
+}
+
+/**
+ * The store path of a command: `--store PATH`, else `$TRC_STORE`, else {@link cliDefaultStore}.
+ * A relative `--store` or `TRC_STORE` is resolved against the working directory
+ * (`--store .trc/trc.sqlite` asks for a project-local store).
+ * @example storePath(undefined, io) // '/home/ada/.local/share/tool-result-contract/trc.sqlite'
  */
 export function storePath(flag: string | undefined, io: CliIO): string {
   const env = io.env['TRC_STORE'];
-  const chosen = flag !== undefined && flag !== '' ? flag : env !== undefined && env !== '' ? env : DEFAULT_CLI_STORE;
+  const chosen = flag !== undefined && flag !== '' ? flag : env !== undefined && env !== '' ? env : cliDefaultStore(io);
   return chosen === ':memory:' ? chosen : resolve(io.cwd, chosen);
 }
 

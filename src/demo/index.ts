@@ -8,7 +8,7 @@ export { runDemo } from './run-demo.js';
 export type { RunDemoOptions } from './run-demo.js';
 export { renderText } from './render-text.js';
 export type { RenderOptions } from './render-text.js';
-export { demoPaths, prepareDemoPaths, DEFAULT_DEMO_STORE } from './paths.js';
+export { demoPaths, prepareDemoPaths, defaultDemoStore, DEMO_STORE_FILE } from './paths.js';
 export type { DemoPaths } from './paths.js';
 export type { DemoTranscript, DemoStep, DemoCall } from './transcript.js';
 export { openWorld, WEB_PAGE_URL, WEB_PAGE_TEXT } from './world.js';

@@ -24,8 +24,10 @@ import { openWorld, type World } from './world.js';
 export interface RunDemoOptions {
   /** Working directory for the default paths. */
   readonly cwd: string;
-  /** The trc store file (or a directory for both files); default `./.trc/demo.sqlite`. */
+  /** The trc store file (or a directory for both files); default `demo.sqlite` in the user data directory. */
   readonly store?: string;
+  /** The environment the default location is read from (`XDG_DATA_HOME`, `HOME`…); default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** Delete both databases first. */
   readonly fresh?: boolean;
 }
@@ -54,7 +56,7 @@ const POLICY: TrustPolicyTable = {
  */
 export async function runDemo(options: RunDemoOptions): Promise<DemoTranscript> {
   const started = Date.now();
-  const paths = demoPaths(options.cwd, options.store);
+  const paths = demoPaths(options.cwd, options.store, options.env);
   const { world, store } = await openDatabases(paths, options.fresh === true);
   let carrier: CarrierService | undefined;
   try {

@@ -3,11 +3,11 @@
  * items, warehouse stock, a payment service with its own ledger) and a web page. The tools of
  * the demo read and write it for real; nothing here knows about envelopes.
  */
-import Database from 'better-sqlite3';
+import { openSqliteDatabase, type SqlDatabase } from '../store/sqlite/index.js';
 
 /** An open business database plus the few operations the demo's tools need. */
 export interface World {
-  readonly db: Database.Database;
+  readonly db: SqlDatabase;
   order(id: string): { order_id: string; status: string; shipped_at: string | null; customer_email: string; internal_note: string } | undefined;
   items(offset: number, limit: number): { id: number; sku: string; name: string; price_cents: number; stock: number }[];
   itemCount(): number;
@@ -36,7 +36,7 @@ export const WEB_PAGE_TEXT = [
 
 /** Open (and seed on first use) the demo's business database. */
 export function openWorld(path: string): World {
-  const db = new Database(path);
+  const db = openSqliteDatabase(path);
   db.pragma('journal_mode = WAL');
   db.exec(`
     CREATE TABLE IF NOT EXISTS orders (order_id TEXT PRIMARY KEY, status TEXT NOT NULL, shipped_at TEXT, customer_email TEXT NOT NULL, internal_note TEXT NOT NULL);
@@ -71,7 +71,7 @@ export function openWorld(path: string): World {
   };
 }
 
-function seed(db: Database.Database): void {
+function seed(db: SqlDatabase): void {
   const tx = db.transaction(() => {
     db.prepare('INSERT INTO orders VALUES (?, ?, ?, ?, ?)').run('ord_1001', 'shipped', '2026-08-31T10:20:00Z', 'mei@customer.example', 'flagged: possible reseller');
     db.prepare('INSERT INTO orders VALUES (?, ?, ?, ?, ?)').run('ord_1002', 'paid', null, 'tom@customer.example', '');

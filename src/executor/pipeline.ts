@@ -20,6 +20,7 @@ import type { ToolRules } from './rules.js';
 import { runHold } from './run-hold.js';
 import { runWithDeadline } from './run-with-deadline.js';
 import { finalize, type StageContext, type Stages } from './stages.js';
+import { endCallSpan, spanAttempt, startCallSpan } from './telemetry.js';
 import type { Principal, ToolCall } from './types.js';
 import { outcomeName, runWrite } from './write-path.js';
 
@@ -51,6 +52,11 @@ export interface RunOptions {
   readonly run?: RunAuthority;
   /** A confirmation token the user's side of the client gave for this exact call (edges). */
   readonly confirmation?: string;
+  /**
+   * W3C trace context carriers (`{ traceparent, tracestate }`) of related work, recorded as
+   * links of the call's span (the gateway passes its MCP client's `_meta`).
+   */
+  readonly traceLinks?: readonly Record<string, unknown>[];
 }
 
 type Detail = {
@@ -84,6 +90,8 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
   };
   let external: ExternalMarks = { errorText: [], warnings: new Set() };
   let outcome: Outcome | null = null;
+  // The call's one span (OpenTelemetry, when installed): opened here, ended in finish().
+  const span = startCallSpan(callInfo.tool_name, callInfo.call_id, options.edge, options.traceLinks);
 
   const stageCtx = (): StageContext => ({ tool: rules, call: c, principal, notes, store: deps.store, now, outcome, external });
 
@@ -152,6 +160,7 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     }
     // What the run saw (untrusted content, trusted facts) is what later calls are checked against.
     options.run?.observe(out);
+    endCallSpan(span, out, detail.execution);
     // Masked by the visibility stage, and everything after derives from masked text.
     return deps.customDataStages ? out : markMasked(out);
   };
@@ -215,7 +224,9 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
   // Wrap the invoker so the stages can read what the last attempt answered (the wire result).
   const watched: Invoker = {
     attempt: async (args, ctx) => {
-      const o = await invoker.attempt(args, ctx);
+      spanAttempt(span, ctx.attempt);
+      // Inherit rather than spread: the context's signal is made lazily, on first read.
+      const o = await invoker.attempt(args, span === null ? ctx : Object.assign(Object.create(ctx) as typeof ctx, { traceparent: span.traceparent }));
       outcome = o;
       return o;
     },

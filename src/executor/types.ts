@@ -65,6 +65,11 @@ export interface ToolContext {
    * failure before this call is known not to have reached the downstream (X3).
    */
   markSent(): void;
+  /**
+   * W3C `traceparent` of this call's OpenTelemetry span, when `@opentelemetry/api` is installed
+   * and a tracer provider records: pass it downstream (the gateway puts it in the upstream's `_meta`).
+   */
+  readonly traceparent?: string;
 }
 
 /** Visibility of a data field (T6), keyed by JSON Pointer into `data`. */

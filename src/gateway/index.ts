@@ -23,4 +23,4 @@ export { coalesceWrites } from './coalesce-writes.js';
 export { readLookup } from './write-reconcile.js';
 export { NAMESPACE_SEPARATOR } from './routing.js';
 export { upstreamFromCommand } from './upstream-from-command.js';
-export { openGatewayStore, DEFAULT_STORE_PATH } from './open-store.js';
+export { openGatewayStore } from './open-store.js';

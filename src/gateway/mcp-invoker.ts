@@ -51,6 +51,8 @@ export function upstreamInvoker(state: SessionState, upstream: UpstreamConnectio
         if (up === null) return { kind: 'unavailable', detail: `upstream "${upstream.config.name}" exited and could not be restarted`, sent: false };
         const params: Record<string, unknown> = call.taskId === undefined ? { name: call.upstreamTool, arguments: args } : { taskId: call.taskId };
         const meta = call.meta(ctx.idempotencyKey);
+        // The call's span is the upstream request's parent (W3C trace context in `_meta`).
+        if (ctx.traceparent !== undefined) meta['traceparent'] = ctx.traceparent;
         if (Object.keys(meta).length > 0) params['_meta'] = meta;
         const noiseBefore = up.noise;
         ctx.markSent();

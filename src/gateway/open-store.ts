@@ -1,20 +1,24 @@
 /**
- * Opening the gateway's store: SQLite at `--store PATH`, else the config's `store`, else
- * `./.trc/trc.sqlite` under the working directory (created on first use).
+ * Opening the gateway's store: SQLite at `--store PATH`, else `TRC_STORE`, else the config's
+ * `store`, else `trc.sqlite` in the platform's user data directory (created on first use).
+ * Never the working directory by default: an MCP host may start the gateway with cwd `/`.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Store } from '../store/index.js';
-
-/** The default store path, relative to the working directory. */
-export const DEFAULT_STORE_PATH = '.trc/trc.sqlite';
+import { defaultStorePath, type DataDirContext, type Store } from '../store/index.js';
 
 /**
- * Open the SQLite store at the first path given (or the default).
- * @example const { store } = await openGatewayStore(process.cwd(), [flags.store, config.store]);
+ * Open the SQLite store at the first path given, else {@link defaultStorePath} for `context`.
+ * A relative path is resolved against `cwd`.
+ * @example const { store } = await openGatewayStore(process.cwd(), [flags.store, process.env.TRC_STORE, config.store]);
  */
-export async function openGatewayStore(cwd: string, candidates: readonly (string | undefined)[], sync: 'full' | 'normal' = 'normal'): Promise<{ store: Store; path: string }> {
-  const chosen = candidates.find((c) => c !== undefined && c !== '') ?? DEFAULT_STORE_PATH;
+export async function openGatewayStore(
+  cwd: string,
+  candidates: readonly (string | undefined)[],
+  sync: 'full' | 'normal' = 'normal',
+  context: DataDirContext = {},
+): Promise<{ store: Store; path: string }> {
+  const chosen = candidates.find((c) => c !== undefined && c !== '') ?? defaultStorePath(context);
   const path = chosen === ':memory:' ? chosen : resolve(cwd, chosen);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const { openSqliteStore } = await import('../store/sqlite/index.js');

@@ -84,7 +84,14 @@ export async function callTool(
     invoker,
     { call_id: callId, tool_name: params.name, args, ...(key === undefined ? {} : { idempotency_key: key }) },
     { id: state.principal, ...(confirm === true ? { confirmed: [callId] } : {}) },
-    { signal: cancel.signal, run, ...(typeof confirm === 'string' ? { confirmation: confirm } : {}), edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, run: run.id, upstream: upstream.config.name, upstream_tool: upstreamTool, effect_source: rules.effectSource } },
+    {
+      signal: cancel.signal,
+      run,
+      ...(typeof confirm === 'string' ? { confirmation: confirm } : {}),
+      edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, run: run.id, upstream: upstream.config.name, upstream_tool: upstreamTool, effect_source: rules.effectSource },
+      // The MCP client's trace context (W3C, in `_meta`), linked from the call's span.
+      ...(typeof meta['traceparent'] === 'string' ? { traceLinks: [meta] } : {}),
+    },
   );
   extra.signal.removeEventListener('abort', onAbort);
   const error = env.error;

@@ -27,6 +27,8 @@ export const STORE_ERROR_CODES = {
   schemaTooNew: 'STORE_SCHEMA_TOO_NEW',
   /** Bad options given to a store opener. */
   badOptions: 'STORE_BAD_OPTIONS',
+  /** The driver package a store needs is not installed (`better-sqlite3`, `pg`); the message names it. */
+  driverMissing: 'STORE_DRIVER_MISSING',
   /** The underlying database failed (cause attached). */
   backend: 'STORE_BACKEND_ERROR',
 } as const;

@@ -12,7 +12,7 @@ import { resultFor, scenarioConfig } from '../../src/cli/attack-sim/tool-results
 import { runCli, runInProcess } from '../helpers/cli.js';
 import { tempDir } from '../gateway/helpers.js';
 
-const SUITE = fileURLToPath(new URL('./fixtures/suite.jsonl', import.meta.url));
+const SUITE = fileURLToPath(new URL('../../examples/attack-sim/suite.jsonl', import.meta.url));
 const LIMITS = fileURLToPath(new URL('./fixtures/limits.jsonl', import.meta.url));
 const scenarios = readFileSync(SUITE, 'utf8').trim().split('\n').map((l, i) => parseScenario(l, i + 1, 'suite.jsonl'));
 

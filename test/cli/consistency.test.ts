@@ -46,15 +46,21 @@ describe('a missing store', () => {
     ['inspect', ['inspect']],
   ])('is refused by %s, and not created', async (_name, args) => {
     const cwd = mkdtempSync(join(dir, 'empty-'));
-    const r = await runInProcess(args, { cwd });
+    const home = mkdtempSync(join(dir, 'home-'));
+    const r = await runInProcess(args, { cwd, env: { HOME: home } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`no store at ${join(cwd, '.trc/trc.sqlite')} (use --store PATH or TRC_STORE)`);
+    const expected = join(home, '.local/share/tool-result-contract/trc.sqlite');
+    expect(r.stderr).toContain(`no store at ${process.platform === 'linux' ? expected : ''}`);
+    expect(r.stderr).toContain('(use --store PATH or TRC_STORE)');
     expect(existsSync(join(cwd, '.trc'))).toBe(false);
+    expect(existsSync(join(home, '.local'))).toBe(false);
   });
 
   it('points trc inspect at the store trc demo writes', async () => {
-    const r = await runInProcess(['inspect'], { cwd: mkdtempSync(join(dir, 'empty-')) });
-    expect(r.stderr).toContain('"trc demo" writes its calls to .trc/demo.sqlite: trc inspect --store .trc/demo.sqlite');
+    const home = mkdtempSync(join(dir, 'home-'));
+    const r = await runInProcess(['inspect'], { cwd: mkdtempSync(join(dir, 'empty-')), env: { HOME: home, XDG_DATA_HOME: join(home, 'data') } });
+    const demo = join(home, 'data/tool-result-contract/demo.sqlite');
+    expect(r.stderr).toContain(`"trc demo" writes its calls to ${demo}: trc inspect --store ${demo}`);
   });
 });
 

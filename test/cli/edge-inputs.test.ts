@@ -46,7 +46,7 @@ interface Subject {
 const example = readFileSync(join(ROOT, 'examples/order-lookup.json'));
 const exampleLine = Buffer.from(JSON.stringify(JSON.parse(example.toString('utf8'))) + '\n');
 const faultyServer = join(ROOT, 'test/gateway/fixtures/faulty-server.mjs');
-const attackScenario = Buffer.from(readFileSync(join(ROOT, 'test/attack-sim/fixtures/suite.jsonl'), 'utf8').split('\n')[0] + '\n');
+const attackScenario = Buffer.from(readFileSync(join(ROOT, 'examples/attack-sim/suite.jsonl'), 'utf8').split('\n')[0] + '\n');
 const mcpHello = Buffer.from(
   [
     { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'edge', version: '1' } } },

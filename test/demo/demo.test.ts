@@ -246,7 +246,7 @@ describe('demo rendering and paths', () => {
   });
 
   it('puts the business database beside the trc store, or both files in a directory', () => {
-    expect(demoPaths('/w', undefined)).toEqual({ store: '/w/.trc/demo.sqlite', world: '/w/.trc/demo.world.sqlite' });
+    expect(demoPaths('/w', undefined, { HOME: '/h', XDG_DATA_HOME: '/x' })).toEqual({ store: '/x/tool-result-contract/demo.sqlite', world: '/x/tool-result-contract/demo.world.sqlite' });
     expect(demoPaths('/w', 'x/audit.db')).toEqual({ store: '/w/x/audit.db', world: '/w/x/audit.world.db' });
     expect(demoPaths('/w', dir)).toEqual({ store: join(dir, 'demo.sqlite'), world: join(dir, 'demo.world.sqlite') });
   });

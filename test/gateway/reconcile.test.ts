@@ -7,12 +7,12 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { validate } from '../../src/contract/index.js';
 import { ENVELOPE_META_KEY, IDEMPOTENCY_META_KEY } from '../../src/gateway/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { connectStdio, gatewayArgv, tempDir, type TestClient } from './helpers.js';
+import { openSqliteDatabase } from '../../src/store/sqlite/index.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const dir = tempDir('trc-gw-rec-');
@@ -41,7 +41,7 @@ async function gateway(name: string, config: string) {
   const c = await connectStdio('v1', gatewayArgv([], ['--store', store, '--config', join(fixtures, config)]).slice(0, -1), { env: { CHARGES_DB: db } });
   open.push(c);
   const charges = (key?: string): { id: string; key: string | null }[] => {
-    const conn = new Database(db, { readonly: true });
+    const conn = openSqliteDatabase(db, { readonly: true });
     try {
       return (key === undefined ? conn.prepare('SELECT id, key FROM charges').all() : conn.prepare('SELECT id, key FROM charges WHERE key = ?').all(key)) as { id: string; key: string | null }[];
     } finally {

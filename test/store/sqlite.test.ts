@@ -3,12 +3,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 import { STORE_ERROR_CODES } from '../../src/store/index.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
-import { openSqliteStore, SQLITE_SCHEMA_VERSION } from '../../src/store/sqlite/index.js';
+import { openSqliteDatabase, openSqliteStore, SQLITE_SCHEMA_VERSION } from '../../src/store/sqlite/index.js';
 import { collect, expectCode } from './store-helpers.js';
 import { runStoreSuite } from './store-suite.js';
 
@@ -65,7 +64,7 @@ describe('sqlite store on disk', () => {
     await before.close();
 
     const orphan = await killWriterMidResource(path);
-    const raw = new Database(path, { readonly: true });
+    const raw = openSqliteDatabase(path, { readonly: true });
     const leftover = raw.prepare('SELECT COUNT(*) FROM resource_chunks WHERE resource_id = ?').pluck().get(orphan) as number;
     raw.close();
     expect(leftover).toBeGreaterThan(0);
@@ -77,7 +76,7 @@ describe('sqlite store on disk', () => {
     } finally {
       await after.close();
     }
-    const check = new Database(path, { readonly: true });
+    const check = openSqliteDatabase(path, { readonly: true });
     expect(check.prepare('SELECT COUNT(*) FROM resource_chunks WHERE resource_id = ?').pluck().get(orphan)).toBe(0);
     expect(check.prepare('SELECT COUNT(*) FROM resources WHERE id = ?').pluck().get(orphan)).toBe(0);
     check.close();
@@ -99,8 +98,8 @@ describe('sqlite store on disk', () => {
     const path = join(dir, 'schema.db');
     await (await openSqliteStore({ path })).close();
     await (await openSqliteStore({ path })).close();
-    const raw = new Database(path, { readonly: true });
-    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    const raw = openSqliteDatabase(path, { readonly: true });
+    expect(raw.prepare('PRAGMA journal_mode').pluck().get()).toBe('wal');
     expect(raw.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(SQLITE_MIGRATIONS.map((m) => m.version));
     expect(SQLITE_MIGRATIONS.at(-1)?.version).toBe(SQLITE_SCHEMA_VERSION);
     raw.close();
@@ -108,7 +107,7 @@ describe('sqlite store on disk', () => {
 
   it('migrates a version-1 database: stored resources keep every byte in a rowid chunk table', async () => {
     const path = join(dir, 'v1.db');
-    const raw = new Database(path);
+    const raw = openSqliteDatabase(path);
     raw.exec('CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
     raw.exec(SQLITE_MIGRATIONS[0]?.sql ?? '');
     raw.prepare('INSERT INTO schema_version VALUES (1, ?)').run(new Date().toISOString());
@@ -122,7 +121,7 @@ describe('sqlite store on disk', () => {
     expect((await store.getResourceMeta('r1'))?.sha256).toBe(sha);
     expect(Buffer.from(await collect(store.readResource('r1'))).toString()).toBe('[1,2,3]');
     await store.close();
-    const after = new Database(path, { readonly: true });
+    const after = openSqliteDatabase(path, { readonly: true });
     expect(after.prepare("SELECT sql FROM sqlite_master WHERE name = 'resource_chunks'").pluck().get()).not.toMatch(/WITHOUT ROWID/u);
     after.close();
   });
@@ -130,7 +129,7 @@ describe('sqlite store on disk', () => {
   it('refuses a database written by a newer schema version', async () => {
     const path = join(dir, 'future.db');
     await (await openSqliteStore({ path })).close();
-    const raw = new Database(path);
+    const raw = openSqliteDatabase(path);
     raw.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)').run(SQLITE_SCHEMA_VERSION + 1, new Date().toISOString());
     raw.close();
     await expectCode(openSqliteStore({ path }), STORE_ERROR_CODES.schemaTooNew);
@@ -144,7 +143,7 @@ describe('sqlite store on disk', () => {
   it('fails with a stable code instead of hanging when another process holds the write lock', async () => {
     const path = join(dir, 'busy.db');
     const store = await openSqliteStore({ path, busyTimeoutMs: 100 });
-    const locker = new Database(path);
+    const locker = openSqliteDatabase(path);
     locker.exec('BEGIN EXCLUSIVE');
     try {
       // With a 100 ms busy timeout the call fails with its code; a hang would end in the test's timeout.

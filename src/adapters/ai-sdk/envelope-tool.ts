@@ -8,7 +8,7 @@
 import { jsonSchema, type Tool, type ToolExecutionOptions } from 'ai';
 import type { Envelope } from '../../contract/index.js';
 import { FOLLOW_TOOL_NAME } from '../../executor/index.js';
-import { followParts, frameworkInvoker, frameworkRules, isErrorStatus, modelView, runFrameworkCall, type WrapperOptions } from '../shared/index.js';
+import { assertRenderable, followParts, frameworkInvoker, frameworkRules, isErrorStatus, modelView, runFrameworkCall, type WrapperOptions } from '../shared/index.js';
 
 /** What `toModelOutput` returns (the `ai` package does not re-export the type by name). */
 export type ModelOutput = Awaited<ReturnType<NonNullable<Tool<unknown, Envelope>['toModelOutput']>>>;
@@ -21,6 +21,7 @@ export type EnvelopeToolOptions = WrapperOptions;
  * @example toModelOutput: ({ output }) => envelopeModelOutput(output)
  */
 export function envelopeModelOutput(env: Envelope): ModelOutput {
+  assertRenderable(env);
   return isErrorStatus(env) ? { type: 'error-json', value: modelView(env) } : { type: 'json', value: modelView(env) };
 }
 
@@ -49,16 +50,25 @@ export function envelopeTool<INPUT, OUTPUT>(name: string, original: Tool<INPUT, 
 }
 
 /**
+ * The tool set {@link envelopeTools} returns: each tool keeps its input type and answers an
+ * {@link Envelope}. (A tool without `execute`, answered by the client, is returned unchanged at
+ * run time; the AI SDK's `Tool` type cannot tell such a tool apart, so it is typed alike.)
+ */
+export type EnvelopeToolSet<T extends Record<string, Tool>> = {
+  [K in keyof T]: T[K] extends Tool<infer INPUT, infer _OUTPUT> ? Tool<INPUT, Envelope> : never;
+};
+
+/**
  * Wrap every tool of a tool set (tools without `execute` are left as they are).
  * @example await generateText({ model, tools: envelopeTools({ order_get, refund_create }), prompt })
  */
-export function envelopeTools<K extends string>(tools: Record<K, Tool>, options: EnvelopeToolOptions = {}): Record<K, Tool> {
-  const out = {} as Record<K, Tool>;
-  for (const name of Object.keys(tools) as K[]) {
-    const t = tools[name];
+export function envelopeTools<T extends Record<string, Tool>>(tools: T, options: EnvelopeToolOptions = {}): EnvelopeToolSet<T> {
+  const out: Record<string, Tool> = {};
+  for (const name of Object.keys(tools)) {
+    const t = tools[name] as Tool;
     out[name] = t.execute === undefined ? t : envelopeTool(name, t, options);
   }
-  return out;
+  return out as EnvelopeToolSet<T>;
 }
 
 /**

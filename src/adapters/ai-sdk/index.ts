@@ -5,5 +5,5 @@
  * Any new export added here becomes public API. Use named exports, not wildcards.
  */
 export { envelopeTool, envelopeTools, envelopeModelOutput, followTool } from './envelope-tool.js';
-export type { EnvelopeToolOptions, ModelOutput } from './envelope-tool.js';
+export type { EnvelopeToolOptions, EnvelopeToolSet, ModelOutput } from './envelope-tool.js';
 export { FOLLOW_TOOL_NAME } from '../../executor/index.js';

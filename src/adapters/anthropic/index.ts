@@ -9,5 +9,5 @@ export { toToolResultBlock, toToolResultBlocks, toSearchResultBlocks } from './t
 export { citationsToEvidence, responseCitations } from './citations.js';
 export type { CitedEvidence, CitedText } from './citations.js';
 export { evidenceSource, parseEvidenceSource } from './evidence-source.js';
-export { alignBatch, cancelledEnvelope, deniedEnvelope, renderModelText, modelView } from '../shared/index.js';
+export { alignBatch, cancelledEnvelope, deniedEnvelope, renderModelText, modelView, RENDER_INVALID_ENVELOPE } from '../shared/index.js';
 export type { CallRef } from '../shared/index.js';

@@ -5,7 +5,7 @@
  */
 import type { SearchResultBlockParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import { resolvePointer, type Envelope, type Evidence } from '../../contract/index.js';
-import { isErrorStatus, renderBatch, renderModelText } from '../shared/index.js';
+import { assertRenderable, isErrorStatus, renderBatch, renderModelText } from '../shared/index.js';
 import { evidenceSource } from './evidence-source.js';
 
 const MAX_VALUE_CHARS = 2000;
@@ -15,6 +15,7 @@ const MAX_VALUE_CHARS = 2000;
  * @example userMessage.content.push(toToolResultBlock(env)); // { type: 'tool_result', tool_use_id, is_error, content }
  */
 export function toToolResultBlock(env: Envelope): ToolResultBlockParam {
+  assertRenderable(env);
   const content: Array<TextBlockParam | SearchResultBlockParam> = [{ type: 'text', text: renderModelText(env) }];
   content.push(...toSearchResultBlocks(env));
   return { type: 'tool_result', tool_use_id: env.call.call_id, content, is_error: isErrorStatus(env) };
@@ -36,6 +37,7 @@ export function toToolResultBlocks(callIds: readonly string[], envelopes: readon
  * @example toSearchResultBlocks(env)[0].source // 'trc:evidence/call_1/ev_status'
  */
 export function toSearchResultBlocks(env: Envelope): SearchResultBlockParam[] {
+  assertRenderable(env);
   if (env.citable === false || isErrorStatus(env)) return [];
   const blocks: SearchResultBlockParam[] = [];
   for (const ev of env.evidence ?? []) {

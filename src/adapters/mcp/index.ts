@@ -12,5 +12,5 @@ export { asJsonRpcError } from './json-rpc-error.js';
 export type { JsonRpcErrorObject } from './json-rpc-error.js';
 export { ENVELOPE_META_KEY } from './types.js';
 export type { SpecCallToolResult, FromMcpContext, McpServerRef, McpToolRef } from './types.js';
-export { alignBatch, renderBatch, cancelledEnvelope, deniedEnvelope, renderModelText, modelView } from '../shared/index.js';
+export { alignBatch, renderBatch, cancelledEnvelope, deniedEnvelope, renderModelText, modelView, RENDER_INVALID_ENVELOPE } from '../shared/index.js';
 export type { CallRef } from '../shared/index.js';

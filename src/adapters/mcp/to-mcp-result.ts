@@ -5,7 +5,7 @@
  * namespaced `_meta` key for contract-aware clients.
  */
 import { TrcError, type Envelope, type Json } from '../../contract/index.js';
-import { isErrorStatus, modelView, renderModelText } from '../shared/index.js';
+import { assertRenderable, isErrorStatus, modelView, renderModelText } from '../shared/index.js';
 import { ENVELOPE_META_KEY, type SpecCallToolResult as CallToolResult, type SpecContentBlock as ContentBlock } from './types.js';
 
 /** Options of {@link toMcpResult}. */
@@ -32,6 +32,7 @@ export interface ToMcpOptions {
  *   toMcpResult(await runOrderGet(args), { structured: 'always' }));
  */
 export function toMcpResult(env: Envelope, options: ToMcpOptions = {}): CallToolResult {
+  assertRenderable(env);
   const isError = isErrorStatus(env);
   const content: ContentBlock[] = [{ type: 'text', text: renderModelText(env) }];
   for (const link of resourceLinks(env)) content.push(link);

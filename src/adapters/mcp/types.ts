@@ -21,8 +21,18 @@ export interface McpServerRef {
   readonly trusted?: boolean;
 }
 
-/** What the adapter reads of a tool definition: a `Tool` from `tools/list` fits. */
-export type McpToolRef = Pick<Tool, 'name'> & Partial<Pick<Tool, 'outputSchema' | 'annotations' | 'title'>>;
+/**
+ * What the adapter reads of a tool definition: a `Tool` from `tools/list` of either SDK
+ * generation fits (v1 `@modelcontextprotocol/sdk`, v2 `@modelcontextprotocol/client`/`server`),
+ * so it is typed by shape, not by one SDK's type.
+ */
+export interface McpToolRef {
+  readonly name: string;
+  readonly title?: string | undefined;
+  /** A JSON Schema object (checked in the schema's own dialect). */
+  readonly outputSchema?: { readonly [key: string]: unknown } | undefined;
+  readonly annotations?: { readonly readOnlyHint?: boolean | undefined; readonly [key: string]: unknown } | undefined;
+}
 
 /** Everything `fromMcpResult` needs to know about the call beyond the result itself. */
 export interface FromMcpContext {

@@ -8,5 +8,5 @@ export { toChatToolMessage, toChatToolMessages, toFunctionCallOutput, toFunction
 export type { FunctionCallOutputItem } from './messages.js';
 export { checkStrictSchema, STRICT_RULES } from '../../contract/index.js';
 export type { StrictRule, StrictSchemaFinding } from '../../contract/index.js';
-export { alignBatch, cancelledEnvelope, deniedEnvelope, renderModelText, modelView } from '../shared/index.js';
+export { alignBatch, cancelledEnvelope, deniedEnvelope, renderModelText, modelView, RENDER_INVALID_ENVELOPE } from '../shared/index.js';
 export type { CallRef } from '../shared/index.js';

@@ -6,7 +6,7 @@
 import type { ChatCompletionToolMessageParam } from 'openai/resources/chat/completions';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import type { Envelope } from '../../contract/index.js';
-import { renderBatch, renderModelText } from '../shared/index.js';
+import { assertRenderable, renderBatch, renderModelText } from '../shared/index.js';
 
 /** A Responses API `function_call_output` input item. */
 export type FunctionCallOutputItem = ResponseInputItem.FunctionCallOutput;
@@ -16,6 +16,7 @@ export type FunctionCallOutputItem = ResponseInputItem.FunctionCallOutput;
  * @example messages.push(toChatToolMessage(env)); // { role: 'tool', tool_call_id: 'call_1', content: '{...}' }
  */
 export function toChatToolMessage(env: Envelope): ChatCompletionToolMessageParam {
+  assertRenderable(env);
   return { role: 'tool', tool_call_id: env.call.call_id, content: renderModelText(env) };
 }
 
@@ -24,6 +25,7 @@ export function toChatToolMessage(env: Envelope): ChatCompletionToolMessageParam
  * @example input.push(toFunctionCallOutput(env)); // { type: 'function_call_output', call_id: 'call_1', output: '{...}' }
  */
 export function toFunctionCallOutput(env: Envelope): FunctionCallOutputItem {
+  assertRenderable(env);
   return { type: 'function_call_output', call_id: env.call.call_id, output: renderModelText(env) };
 }
 

@@ -8,3 +8,4 @@ export type { CallRef } from './outcome-envelope.js';
 export { alignBatch, renderBatch } from './batch.js';
 export { frameworkRules, frameworkInvoker, runFrameworkCall, followParts, executorOf, storeOf } from './framework.js';
 export type { WrapperOptions } from './framework.js';
+export { assertRenderable, RENDER_INVALID_ENVELOPE } from './renderable.js';

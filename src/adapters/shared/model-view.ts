@@ -6,6 +6,7 @@
  */
 import { CONTRACT_VERSION, type Envelope, type Json } from '../../contract/index.js';
 import { modelView as buildModelView, WITHHELD_TEXT } from '../../executor/index.js';
+import { assertRenderable } from './renderable.js';
 
 export { WITHHELD_TEXT };
 
@@ -20,6 +21,7 @@ const views = new WeakMap<Envelope, Record<string, Json>>();
 export function modelView(env: Envelope): Record<string, Json> {
   const hit = views.get(env);
   if (hit !== undefined) return hit;
+  assertRenderable(env);
   let view: Record<string, Json> | undefined;
   const text = env.presentation?.model_content;
   if (text !== undefined && text.startsWith('{"contract"')) {
@@ -44,10 +46,12 @@ export function modelView(env: Envelope): Record<string, Json> {
 /**
  * The model-facing text of an envelope (the executor's `renderModelText`), sharing the view
  * {@link modelView} built for it: a renderer that sends both the text and structured content
- * projects the envelope once.
+ * projects the envelope once. Both refuse an invalid envelope with
+ * `TrcError('RENDER_INVALID_ENVELOPE')` (every wire renderer goes through them).
  * @example renderModelText(env) // '{"contract":"agent.tool.result.v1","call_id":"call_1",...}'
  */
 export function renderModelText(env: Envelope): string {
+  assertRenderable(env);
   return env.presentation?.model_content ?? JSON.stringify(modelView(env));
 }
 

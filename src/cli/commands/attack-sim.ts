@@ -67,8 +67,8 @@ Exit codes:
      JSON Pointer of the problem), a duplicate scenario id
 
 Examples:
-  trc attack-sim test/attack-sim/fixtures/suite.jsonl
-  trc attack-sim test/attack-sim/fixtures/suite.jsonl --via gateway --json | tail -1`;
+  trc attack-sim examples/attack-sim/suite.jsonl
+  trc attack-sim examples/attack-sim/suite.jsonl --via gateway --json | tail -1`;
 
 async function readScenarios(file: string, io: Parameters<Command['run']>[1]): Promise<Scenario[]> {
   const input = await openInput(file, io);

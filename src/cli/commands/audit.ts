@@ -20,7 +20,8 @@ Options:
   --limit N      at most N calls, the oldest that match (default 1000)
   --last N       the N most recent calls that match (still printed oldest first)
   --json         one JSON object per line (the full audit record, envelope included)
-  --store PATH   SQLite store (default $TRC_STORE, else ./.trc/trc.sqlite); a missing
+  --store PATH   SQLite store (default $TRC_STORE, else trc.sqlite in the user
+                 data directory: see "trc --help"); a missing
                  store is refused, never created
   -h, --help     show this help
 

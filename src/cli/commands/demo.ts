@@ -1,7 +1,7 @@
 /**
  * `trc demo [--store PATH] [--json] [--fresh]`: the scripted agent session of `src/demo`.
  */
-import { DEFAULT_DEMO_STORE, renderText, runDemo } from '../../demo/index.js';
+import { DEMO_STORE_FILE, renderText, runDemo } from '../../demo/index.js';
 import { parseFlags } from '../flags.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 
@@ -35,7 +35,8 @@ the store. Everything is real: SQLite databases, a local HTTP service, the SQLit
 
 Options:
   --store PATH   the trc store (audit, idempotency ledger, stored results);
-                 default ./${DEFAULT_DEMO_STORE}. The demo's business database sits beside
+                 default ${DEMO_STORE_FILE} in the user data directory (see "trc --help";
+                 never the working directory). The demo's business database sits beside
                  it (demo.sqlite → demo.world.sqlite). A directory holds both files.
   --fresh        delete both databases first (otherwise a run adds to them; every run
                  uses new call ids and idempotency keys)
@@ -46,7 +47,7 @@ Options:
 Examples:
   trc demo --fresh
   trc demo --json | jq '.steps[] | {step, ok, verdict}'
-  trc audit --store ./${DEFAULT_DEMO_STORE}
+  trc demo --store .trc/demo.sqlite     # a project-local store, when you want one
 
 Exit codes: 0 every step behaved as expected, 1 a step did not, 2 usage or I/O error.`;
 
@@ -58,7 +59,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     allowPositionals: false,
   });
   if (values.store === '') throw new UsageError('--store needs a path');
-  const transcript = await runDemo({ cwd: io.cwd, fresh: values.fresh === true, ...(values.store === undefined ? {} : { store: values.store }) });
+  const transcript = await runDemo({ cwd: io.cwd, env: io.env, fresh: values.fresh === true, ...(values.store === undefined ? {} : { store: values.store }) });
   if (values.json === true) {
     println(io.stdout, JSON.stringify(transcript, null, 2));
   } else {

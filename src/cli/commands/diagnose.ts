@@ -24,7 +24,8 @@ reconciliation). The model layer cannot be judged from the record alone; check a
 answer's claims with \`trc cite\`.
 
 Options:
-  --store PATH   SQLite store (default $TRC_STORE, else ./.trc/trc.sqlite)
+  --store PATH   SQLite store (default $TRC_STORE, else trc.sqlite in the user
+                 data directory: see "trc --help")
   --json         print the diagnosis as JSON
 
 Exit codes: 0 no layer failed, 1 a layer failed or is unresolved, 2 unknown call id,

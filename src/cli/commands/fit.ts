@@ -51,7 +51,8 @@ Options:
   --max-string N   characters kept per string (default 4000)
   --max-depth N    nesting depth kept below data (default 16)
   --max-bytes N    UTF-8 bytes of data + summary (default 262144, min 128)
-  --store PATH     SQLite store (default $TRC_STORE, else ./.trc/trc.sqlite)
+  --store PATH     SQLite store (default $TRC_STORE, else trc.sqlite in the user
+                   data directory: see "trc --help")
   --principal P    who may read the stored result back (default $TRC_PRINCIPAL, else "local")
   --tool NAME      tool name for a wrapped raw result (default "cli")
   --jsonl          the input is JSON Lines (automatic for .jsonl and .ndjson files)

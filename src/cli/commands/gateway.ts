@@ -92,8 +92,9 @@ Options:
   --idle-timeout S  close an HTTP session (and its upstream processes) after S seconds
                   with no request in flight (default 1800)
   --max-sessions N  refuse new HTTP sessions beyond N live ones with 503 (default 64)
-  --store PATH    SQLite file for audit, resources, handles and ledger
-                  (default: the config's "store", else ./.trc/trc.sqlite)
+  --store PATH    SQLite file for audit, resources, handles and ledger (default:
+                  $TRC_STORE, else the config's "store", else trc.sqlite in the user
+                  data directory — never the working directory; see "trc --help")
   --name NAME     name of the CMD upstream (default: derived from the command)
   -h, --help      show this help
 
@@ -106,9 +107,13 @@ so it does not show in process lists.
 Over stdio, one message (one line) from the client may hold up to ${formatBytes(MAX_STDIO_MESSAGE_BYTES)};
 a longer line ends the session with exit code 2.
 
-MCP client configuration — put "trc gateway --" in front of the server command:
-  { "command": "npx", "args": ["trc", "gateway", "--", "npx", "-y",
-                               "@modelcontextprotocol/server-memory"] }
+MCP client configuration — put the gateway in front of the server command. Without an
+install (npx fetches the package):
+  { "command": "npx", "args": ["-y", "tool-result-contract", "gateway", "--",
+                               "npx", "-y", "@modelcontextprotocol/server-memory"] }
+After "npm install -g tool-result-contract" (the short name "trc" works too):
+  { "command": "tool-result-contract", "args": ["gateway", "--",
+                               "npx", "-y", "@modelcontextprotocol/server-memory"] }
 
 Examples:
   trc gateway -- npx -y @modelcontextprotocol/server-filesystem /srv/docs
@@ -164,7 +169,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
 
   let opened;
   try {
-    opened = await openGatewayStore(io.cwd, [values.store, config.store], config.store_sync);
+    opened = await openGatewayStore(io.cwd, [values.store, io.env['TRC_STORE'], config.store], config.store_sync, { env: io.env });
   } catch (cause) {
     const why = (cause as { cause?: Error }).cause?.message ?? (cause as Error).message;
     throw new InputError(`cannot open the store: ${why}`);

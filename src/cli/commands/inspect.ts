@@ -1,7 +1,7 @@
 /**
  * `trc inspect [--store PATH] [--port N] [--host H]`: the web inspector over the audit store.
  */
-import { DEFAULT_DEMO_STORE } from '../../demo/paths.js';
+import { defaultDemoStore } from '../../demo/paths.js';
 import { startInspector } from '../../inspector/index.js';
 import { parseFlags } from '../flags.js';
 import { describeListenError, parseHost } from '../host.js';
@@ -25,12 +25,15 @@ non-loopback Host header, are refused. Records are shown as text, never as HTML.
 Stop with Ctrl-C.
 
 Options:
-  --store PATH   SQLite store (default $TRC_STORE, else ./.trc/trc.sqlite)
+  --store PATH   SQLite store (default $TRC_STORE, else trc.sqlite in the user
+                 data directory: see "trc --help")
   --port N       port to listen on (default: any free port)
   --host H       127.0.0.1 (default), localhost, ::1 or [::1]
 
-"trc demo" writes its calls to ./${DEFAULT_DEMO_STORE}: trc inspect --store ${DEFAULT_DEMO_STORE}
   -h, --help     show this help
+
+"trc demo" writes its calls to demo.sqlite in the user data directory (beside the
+default store) and prints the "trc inspect --store …" line that opens them.
 
 Exit codes: 0 stopped with Ctrl-C/SIGTERM, 2 usage error, no store, or port in use.`;
 
@@ -51,7 +54,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     store = await openExistingStore(path);
   } catch (error) {
     if (error instanceof InputError && values.store === undefined) {
-      throw new InputError(`${error.message}; "trc demo" writes its calls to ${DEFAULT_DEMO_STORE}: trc inspect --store ${DEFAULT_DEMO_STORE}`);
+      const demo = defaultDemoStore(io.env);
+      throw new InputError(`${error.message}; "trc demo" writes its calls to ${demo}: trc inspect --store ${demo}`);
     }
     throw error;
   }

@@ -26,7 +26,8 @@ code:
 Options:
   --principal P    who is reading (required; default $TRC_PRINCIPAL)
   --page-size N    items per page (default 100)
-  --store PATH     SQLite store (default $TRC_STORE, else ./.trc/trc.sqlite)
+  --store PATH     SQLite store (default $TRC_STORE, else trc.sqlite in the user
+                   data directory: see "trc --help")
   --json           print the page envelope as JSON instead of a readable report
   -h, --help       show this help
 

@@ -32,7 +32,8 @@ Options:
   --tools MODULE     an ES module exporting \`tools\`: an array of defineTool() results with
                      reconcile(key). Resolved from the working directory. Built JavaScript,
                      or TypeScript when trc runs under tsx.
-  --store PATH       SQLite store (default $TRC_STORE, else ./.trc/trc.sqlite)
+  --store PATH       SQLite store (default $TRC_STORE, else trc.sqlite in the user
+                     data directory: see "trc --help")
   --in-flight-only   only entries left in flight by a crash (what executor.recoverInFlight() does)
   --list             only list pending entries; needs no tools
   --json             print the reports as JSON

@@ -22,7 +22,8 @@ for, and the handle must not have expired. Failures name a stable code:
 
 Options:
   --principal P    who is reading (required; default $TRC_PRINCIPAL)
-  --store PATH     SQLite store (default $TRC_STORE, else ./.trc/trc.sqlite)
+  --store PATH     SQLite store (default $TRC_STORE, else trc.sqlite in the user
+                   data directory: see "trc --help")
   -h, --help       show this help
 
 Exit codes: 0 printed, 2 usage error, refused handle or missing store.

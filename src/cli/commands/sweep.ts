@@ -16,7 +16,8 @@ without an expiry, resources still being written, the idempotency ledger, the au
 and workflow state are kept. "trc gateway" sweeps its store by itself every 10 minutes.
 
 Options:
-  --store PATH   SQLite store (default $TRC_STORE, else ./.trc/trc.sqlite)
+  --store PATH   SQLite store (default $TRC_STORE, else trc.sqlite in the user
+                 data directory: see "trc --help")
   --json         print {"handles": N, "resources": N}
   -h, --help     show this help
 

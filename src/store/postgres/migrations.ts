@@ -1,4 +1,4 @@
-import type { PoolClient } from 'pg';
+import type { PgPoolClient } from './pg-driver.js';
 import { STORE_ERROR_CODES, storeError } from '../errors.js';
 
 /**
@@ -73,7 +73,7 @@ export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(ma
  * Create the schema if needed and apply pending migrations in one transaction, serialized across
  * processes by an advisory lock on the schema name. Refuses a newer schema.
  */
-export async function migratePostgres(client: PoolClient, schema: string, quoted: string): Promise<number> {
+export async function migratePostgres(client: PgPoolClient, schema: string, quoted: string): Promise<number> {
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`trc-store:${schema}`]);

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import type { AuditFilter, AuditRecord, HandleRecord, LedgerState, StateEntry, Store } from '../types.js';
 import { asStoreError, guardStore } from '../backend-guard.js';
 import { createChunkedWriter } from '../chunked-writer.js';
@@ -8,11 +7,12 @@ import { newResourceId } from '../resource-id.js';
 import { checkLimit, timestampMs } from '../timestamps.js';
 import { toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
 import { migratePostgres } from './migrations.js';
+import { loadPg, type PgPool } from './pg-driver.js';
 
 /** Options of {@link openPostgresStore}: give a connection string, or your own pool. */
 export type PostgresStoreOptions = (
   | { readonly connectionString: string; readonly pool?: undefined; readonly max?: number }
-  | { readonly pool: pg.Pool; readonly connectionString?: undefined }
+  | { readonly pool: PgPool; readonly connectionString?: undefined }
 ) & {
   /** Schema holding the store's tables, created if missing (default `trc`). */
   readonly schema?: string;
@@ -23,7 +23,8 @@ export type PostgresStoreOptions = (
 const SCHEMA_NAME = /^[a-z_]\w{0,62}$/i;
 
 /**
- * Open (creating and migrating if needed) a PostgreSQL {@link Store} with `pg`. A pool you pass
+ * Open (creating and migrating if needed) a PostgreSQL {@link Store} with `pg` (an optional
+ * peer: without it, `STORE_DRIVER_MISSING` names the package to install). A pool you pass
  * stays yours (`close()` does not end it); one made from `connectionString` is ended on close.
  *
  * @example
@@ -36,13 +37,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   if (!SCHEMA_NAME.test(schema)) {
     throw storeError(STORE_ERROR_CODES.badOptions, `schema must be a plain SQL identifier (letters, digits, _), got ${JSON.stringify(schema)}`, { pointer: '/schema' });
   }
-  let pool: pg.Pool;
+  let pool: PgPool;
   let ownsPool: boolean;
   if (options.pool !== undefined) {
     pool = options.pool;
     ownsPool = false;
   } else if (typeof options.connectionString === 'string' && options.connectionString !== '') {
     // A bounded wait for a connection: writers pin connections, and a caller must not hang forever.
+    const pg = await loadPg();
     pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10, connectionTimeoutMillis: 30_000 });
     ownsPool = true;
   } else {
@@ -65,14 +67,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   return guardStore(postgresStore(pool, ownsPool, quoted, options.chunkBytes));
 }
 
-function postgresStore(pool: pg.Pool, ownsPool: boolean, s: string, chunkBytes: number | undefined): Store {
+function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: number | undefined): Store {
   let closed = false;
   // Writers hold a pooled connection; close() rolls them back so pool.end() cannot wait forever.
   const openWriters = new Set<() => Promise<void>>();
   const open = (): void => {
     if (closed) throw storeError(STORE_ERROR_CODES.closed, 'store is closed');
   };
-  const query = async <R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> => {
+  const query = async <R,>(sql: string, params: unknown[] = []): Promise<R[]> => {
     open();
     return (await pool.query<R>(sql, params)).rows;
   };

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { SqlDatabase } from './driver.js';
 import { STORE_ERROR_CODES, storeError } from '../errors.js';
 
 /**
@@ -91,7 +91,7 @@ export const SQLITE_SCHEMA_VERSION = SQLITE_MIGRATIONS.reduce((max, m) => Math.m
  * Bring the database to {@link SQLITE_SCHEMA_VERSION} in one IMMEDIATE transaction, so two
  * processes opening a fresh file at once cannot both migrate. Refuses a newer schema.
  */
-export function migrateSqlite(db: Database): number {
+export function migrateSqlite(db: SqlDatabase): number {
   const run = db.transaction(() => {
     db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
     const row = db.prepare('SELECT MAX(version) AS v FROM schema_version').get() as { v: number | null };

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import type { AuditFilter, AuditRecord, HandleRecord, LedgerState, Store } from '../types.js';
 import { asStoreError, guardStore } from '../backend-guard.js';
 import { createChunkedWriter } from '../chunked-writer.js';
@@ -7,6 +6,7 @@ import { decodeJson, encodeJson } from '../json-column.js';
 import { newResourceId } from '../resource-id.js';
 import { checkLimit, timestampMs } from '../timestamps.js';
 import { toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
+import { openSqliteDatabase, type SqlDatabase, type SqliteDriverName } from './driver.js';
 import { migrateSqlite } from './migrations.js';
 import { currentWriter, writerIsGone } from './writer-owner.js';
 
@@ -25,10 +25,17 @@ export interface SqliteStoreOptions {
   readonly chunkBytes?: number;
   /** Uncommitted resources untouched this long are removed on open even if their writer may live (default 1 h). */
   readonly staleWriterMs?: number;
+  /**
+   * `auto` (default, or `$TRC_SQLITE_DRIVER`): better-sqlite3 when installed, else Node's
+   * built-in `node:sqlite` (Node 22.13+). Both read and write the same files.
+   */
+  readonly driver?: SqliteDriverName | 'auto';
 }
 
 /**
- * Open (creating and migrating if needed) an SQLite {@link Store} with better-sqlite3.
+ * Open (creating and migrating if needed) an SQLite {@link Store} with better-sqlite3 (an
+ * optional peer) or, without it, Node's built-in `node:sqlite`; with neither, a
+ * `STORE_DRIVER_MISSING` error names the package to install.
  * Files use WAL and a busy timeout, so several processes may share one file; uncommitted
  * resources left by a crashed writer are removed on open.
  *
@@ -42,10 +49,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     throw storeError(STORE_ERROR_CODES.badOptions, 'openSqliteStore needs a non-empty `path` (use ":memory:" for a private database)', { pointer: '/path' });
   }
   const staleWriterMs = options.staleWriterMs ?? 60 * 60 * 1000;
-  let db: Database.Database;
+  let db: SqlDatabase;
   try {
-    db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 5000 });
+    db = openSqliteDatabase(options.path, { busyTimeoutMs: options.busyTimeoutMs ?? 5000, ...(options.driver === undefined ? {} : { driver: options.driver }) });
   } catch (cause) {
+    if ((cause as { code?: unknown }).code === STORE_ERROR_CODES.driverMissing) throw cause;
     throw storeError(STORE_ERROR_CODES.backend, `cannot open SQLite database ${options.path}`, { path: options.path }, cause);
   }
   try {
@@ -66,7 +74,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   return guardStore(sqliteStore(db, options.chunkBytes, options.synchronous !== 'NORMAL' && options.path !== ':memory:'));
 }
 
-function removeAbandonedResources(db: Database.Database, staleWriterMs: number): void {
+function removeAbandonedResources(db: SqlDatabase, staleWriterMs: number): void {
   const rows = db.prepare('SELECT id, writer, touched_ms FROM resources WHERE committed = 0').all() as { id: string; writer: string; touched_ms: number }[];
   const now = Date.now();
   const remove = db.prepare('DELETE FROM resources WHERE id = ? AND committed = 0');
@@ -75,7 +83,7 @@ function removeAbandonedResources(db: Database.Database, staleWriterMs: number):
   }
 }
 
-function sqliteStore(db: Database.Database, chunkBytes: number | undefined, fullSync: boolean): Store {
+function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: boolean): Store {
   let closed = false;
   // Uncommitted resources of this connection, removed on close (a live pid would otherwise keep them).
   const openWriters = new Set<string>();

@@ -1,8 +1,12 @@
 import { hostname } from 'node:os';
 
-/** Identifies the process writing an uncommitted resource, so a later open can tell if it died. */
+/**
+ * Identifies the process writing an uncommitted resource, so a later open can tell if it died:
+ * `host/pid` (a host name holds no `/`). Files written before used a NUL separator, which
+ * node:sqlite cuts a bound string at; both are read.
+ */
 export function currentWriter(): string {
-  return `${hostname()}\u0000${process.pid}`;
+  return `${hostname()}/${process.pid}`;
 }
 
 /**
@@ -11,8 +15,11 @@ export function currentWriter(): string {
  */
 export function writerIsGone(writer: string, touchedMs: number, nowMs: number, staleMs: number): boolean {
   if (nowMs - touchedMs > staleMs) return true;
-  const [host, pidText] = writer.split('\u0000');
-  if (host !== hostname() || pidText === undefined) return false;
+  const cut = writer.includes('\u0000') ? writer.indexOf('\u0000') : writer.lastIndexOf('/');
+  if (cut === -1) return false;
+  const host = writer.slice(0, cut);
+  const pidText = writer.slice(cut + 1);
+  if (host !== hostname()) return false;
   const pid = Number(pidText);
   if (!Number.isSafeInteger(pid) || pid <= 0) return true;
   if (pid === process.pid) return false;
