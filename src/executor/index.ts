@@ -9,7 +9,7 @@ export { defineTool } from './define-tool.js';
 export type { ToolDefinition } from './define-tool.js';
 export { createExecutor, inProcessInvoker } from './executor.js';
 export type { Executor, ExecutorOptions, CallOptions, AnyTool } from './executor.js';
-export type { RunOptions } from './pipeline.js';
+export type { RunOptions, PipelineSegment } from './pipeline.js';
 export { toolRules, underData, RULE_DEFAULTS } from './rules.js';
 export type { ToolRules, Risk, EffectSource, SchemaCheck, SchemaFinding, ReconcileRule } from './rules.js';
 export type { Invoker, Outcome, AttemptContext, LookupContext, McpListing } from './invoker.js';
