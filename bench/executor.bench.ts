@@ -10,8 +10,13 @@
  *    the jobs inside them, each measured alone on this call's own values.
  * 3. Memory: RSS and heap per 1,000 calls in flight (tools that wait until released).
  * 4. Idempotent write begin + settle per second on SQLite (the ledger round trip of every write).
+ * 5. Gateway CPU per call (`trc gateway` over stdio in front of the fixture MCP server, the echo
+ *    tool) against the executor's own CPU for the same result in process (the gateway's rules,
+ *    an MCP outcome, SQLite with the write-behind audit sink) and a byte-copying proxy's CPU.
+ *    Target: gateway ≤ executor + 2 × proxy. (The comparison with other gateways is
+ *    `npm run bench -- gateway`.)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as ContractModule from '../src/contract/index.js';
@@ -20,6 +25,10 @@ import type * as ExecutorModule from '../src/executor/index.js';
 import type * as StoreModule from '../src/store/index.js';
 import type * as SqliteModule from '../src/store/sqlite/index.js';
 import type * as TrustModule from '../src/trust/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type * as GatewayModule from '../src/gateway/index.js';
 import { cpuMsAsync, ensureFreshDist, machineLine, median, reportTarget } from './harness.js';
 
 ensureFreshDist();
@@ -30,6 +39,7 @@ const contract = (await dist('contract')) as typeof ContractModule;
 const trust = (await dist('trust')) as typeof TrustModule;
 const effects = (await dist('effects')) as typeof EffectsModule;
 const sqlite = (await dist('store/sqlite')) as typeof SqliteModule;
+const gatewayModule = (await dist('gateway')) as typeof GatewayModule;
 
 const items = Array.from({ length: 12 }, (_, i) => ({ sku: `sku_${i}`, name: `Item number ${i}`, qty: i + 1, price_cents: 1999 + i }));
 const result = { order_id: 'ord_1001', status: 'shipped', customer: 'cus_42', carrier: 'DHL Express', tracking: 'JD014600006281234567', note: 'Leave at the front desk if nobody answers the door.', items };
@@ -193,7 +203,65 @@ const ledgerRate = async (synchronous: 'FULL' | 'NORMAL', n: number) => {
 };
 const ledgerFull = await ledgerRate('FULL', 1000);
 const ledgerNormal = await ledgerRate('NORMAL', 3000);
-rmSync(dir, { recursive: true, force: true });
 console.log('\nledger (SQLite, wall clock: fsync-bound)        writes/s');
 console.log(`begin + settle, synchronous=FULL (default) ${Math.round(ledgerFull).toLocaleString('en-US').padStart(12)}`);
 console.log(`begin + settle, synchronous=NORMAL         ${Math.round(ledgerNormal).toLocaleString('en-US').padStart(12)}`);
+
+// 5. Gateway CPU per call, beside the executor's CPU for the same result and a byte-copying proxy.
+const root = new URL('..', import.meta.url).pathname;
+const server = [process.execPath, join(root, 'test/gateway/fixtures/faulty-server.mjs')];
+const config = join(dir, 'gateway.yaml');
+writeFileSync(config, 'defaults:\n  effect: read\n');
+const sides = {
+  'direct (the server alone)': server,
+  'byte-copying proxy': [process.execPath, join(root, 'test/gateway/fixtures/pipe-proxy.mjs'), ...server],
+  'trc gateway (dist/)': [process.execPath, join(root, 'dist/cli/bin.js'), 'gateway', '--config', config, '--store', join(dir, 'gateway.sqlite'), '--', ...server],
+};
+type Side = keyof typeof sides;
+const clients = new Map<Side, { client: Client; pid: number }>();
+for (const [side, argv] of Object.entries(sides) as [Side, string[]][]) {
+  const [command, ...args] = argv as [string, ...string[]];
+  const client = new Client({ name: 'bench', version: '1' }, { capabilities: {} });
+  const transport = new StdioClientTransport({ command, args, stderr: 'ignore' });
+  await client.connect(transport);
+  clients.set(side, { client, pid: transport.pid ?? -1 });
+}
+/** CPU ms (user + system) of process `pid` so far, from /proc (Linux). */
+const procCpuMs = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
+};
+const echo = (c: Client, i: number) => c.request({ method: 'tools/call', params: { name: 'echo', arguments: { message: `m${i}` } } }, CallToolResultSchema);
+const GW_CALLS = 3000;
+const gwSamples = new Map<Side, number[]>();
+for (const { client } of clients.values()) for (let i = 0; i < 300; i++) await echo(client, i);
+for (let r = 0; r < 3; r++) {
+  for (const [side, { client, pid }] of clients) {
+    const c0 = procCpuMs(pid);
+    for (let i = 0; i < GW_CALLS; i++) await echo(client, i);
+    (gwSamples.get(side) ?? gwSamples.set(side, []).get(side))?.push((1000 * (procCpuMs(pid) - c0)) / GW_CALLS);
+  }
+}
+for (const { client } of clients.values()) await client.close();
+// The executor's own work for the same call, in process: the gateway's rules, the echo tool's
+// CallToolResult as the outcome, SQLite with the write-behind audit sink (the gateway's).
+const gwStore = await sqlite.openSqliteStore({ path: join(dir, 'executor.sqlite') });
+const gwRules = gatewayModule.toolRulesFor({ defaults: { effect: 'read' } } as never, { name: 'upstream', command: 'x' } as never, 'echo', 'echo', { name: 'echo' }, 'trc_confirm');
+const gwExecutor = ex.createExecutor({ store: gwStore, audit: ex.writeBehindAuditSink(gwStore) });
+const mcpInvoker: ExecutorModule.Invoker = {
+  attempt: async (args) => ({ kind: 'mcp', result: { content: [{ type: 'text', text: String((args as { message: string }).message) }] }, listing: { name: 'echo' }, server: { name: 'upstream', trusted: false }, sent: true }),
+};
+let gwSeq = 0;
+const inProcess = (i: number) => gwExecutor.run(gwRules, mcpInvoker, { call_id: `g${gwSeq++}`, tool_name: 'echo', args: { message: `m${i}` } }, { id: 'gateway' });
+await sequential(2000, inProcess);
+const execSamples: number[] = [];
+for (let r = 0; r < 5; r++) execSamples.push((1000 * (await cpuMsAsync(async () => { await sequential(GW_CALLS, inProcess); await gwExecutor.flushAudit(); }))) / GW_CALLS);
+await gwStore.close();
+rmSync(dir, { recursive: true, force: true });
+const gwUs = (side: Side) => median(gwSamples.get(side) ?? []);
+const execUs = median(execSamples);
+console.log(`\nGateway CPU per call (echo tool over stdio, ${GW_CALLS} sequential calls x 3 alternated rounds, CPU of the spawned process from /proc)`);
+for (const side of Object.keys(sides) as Side[]) console.log(`  ${side.padEnd(40)}${gwUs(side).toFixed(0).padStart(7)} µs`);
+console.log(`  ${'executor in process, same result'.padEnd(40)}${execUs.toFixed(0).padStart(7)} µs`);
+const bound = execUs + 2 * gwUs('byte-copying proxy');
+reportTarget({ area: 'gateway', measure: 'CPU per call vs executor + 2 × byte-copying proxy', value: `${gwUs('trc gateway (dist/)').toFixed(0)} µs`, target: `≤ ${bound.toFixed(0)} µs`, met: gwUs('trc gateway (dist/)') <= bound, note: `executor ${execUs.toFixed(0)} µs, proxy ${gwUs('byte-copying proxy').toFixed(0)} µs` });
