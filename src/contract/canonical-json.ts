@@ -5,9 +5,9 @@
  * V8's native `JSON.stringify` write the text: one walk makes a copy of the value in which every
  * object whose members are out of order is rebuilt in order (refusing NaN, ±Infinity, BigInt and
  * cycles on the way), and `JSON.stringify` writes that copy. Objects in tool data come in few
- * shapes (a list of rows shares its keys), so each shape's sorted order is worked out once per
- * value and its objects are rebuilt from a template of that shape, which keeps V8 on its fast
- * path. Lone surrogates come out of `JSON.stringify` as `\udXXX` escapes: one `indexOf` over
+ * shapes (a list of rows shares its keys, and calls of one tool return the same ones), so each
+ * shape's sorted order is worked out once and remembered, and its objects are rebuilt from a
+ * template of that shape, which keeps V8 on its fast path. Lone surrogates come out of `JSON.stringify` as `\udXXX` escapes: one `indexOf` over
  * the output finds them. What a copy cannot express exactly — `toJSON`, objects that are not
  * plain, integer-like member names (V8 always puts them first) or a `__proto__` member — takes
  * the hand-written writer below. (Measured on V8 11 / Node 20, 1 KB and 2.8 MB of records:
@@ -24,8 +24,14 @@ class NeedsWriter extends Error {}
 
 /** Past this depth the walks keep their ancestors, so a cycle is found when it repeats. */
 const TRACK_DEPTH = 64;
-/** Shapes remembered per value. */
+/**
+ * Shapes remembered across values: calls of one tool return the same shapes again and again.
+ * Only member names are kept (the lists of at most {@link MAX_CACHED_KEYS} names), never values.
+ */
 const MAX_SHAPES = 64;
+const MAX_CACHED_KEYS = 64;
+const shapes: Shape[] = [];
+let nextEvicted = 0;
 
 interface Shape {
   readonly keys: readonly string[];
@@ -63,7 +69,7 @@ function newShape(keys: readonly string[]): Shape {
 }
 
 /** The copy walk: `v` itself when it is canonical as it is, else a copy whose members are in order. */
-function canonicalCopy(v: unknown, shapes: Shape[], depth: number, ancestors: object[]): unknown {
+function canonicalCopy(v: unknown, depth: number, ancestors: object[]): unknown {
   if (typeof v !== 'object' || v === null) {
     if (typeof v === 'number') {
       if (v - v !== 0) refuseNumber(v); // NaN and ±Infinity
@@ -81,7 +87,7 @@ function canonicalCopy(v: unknown, shapes: Shape[], depth: number, ancestors: ob
     let copy: unknown[] | null = null;
     for (let i = 0; i < v.length; i++) {
       const x: unknown = v[i];
-      const c = canonicalCopy(x, shapes, depth + 1, ancestors);
+      const c = canonicalCopy(x, depth + 1, ancestors);
       if (c !== x) (copy ??= v.slice())[i] = c;
     }
     if (copy !== null) out = copy;
@@ -102,14 +108,18 @@ function canonicalCopy(v: unknown, shapes: Shape[], depth: number, ancestors: ob
     }
     if (shape === undefined) {
       shape = newShape(keys);
-      if (shapes.length < MAX_SHAPES) shapes.push(shape);
+      if (keys.length <= MAX_CACHED_KEYS) {
+        // Full: replace the entries in turn, so a value with many shapes cannot pin the cache.
+        if (shapes.length < MAX_SHAPES) shapes.push(shape);
+        else shapes[nextEvicted++ % MAX_SHAPES] = shape;
+      }
     }
     if (shape.sorted === null) {
       let copy: Record<string, unknown> | null = null;
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i] as string;
         const x = obj[k];
-        const c = canonicalCopy(x, shapes, depth + 1, ancestors);
+        const c = canonicalCopy(x, depth + 1, ancestors);
         if (c !== x) (copy ??= { ...obj })[k] = c;
       }
       if (copy !== null) out = copy;
@@ -118,7 +128,7 @@ function canonicalCopy(v: unknown, shapes: Shape[], depth: number, ancestors: ob
       const sorted = shape.sorted;
       for (let i = 0; i < sorted.length; i++) {
         const k = sorted[i] as string;
-        copy[k] = canonicalCopy(obj[k], shapes, depth + 1, ancestors);
+        copy[k] = canonicalCopy(obj[k], depth + 1, ancestors);
       }
       out = copy;
     }
@@ -214,7 +224,7 @@ export function serializeCanonical(value: unknown): string | undefined {
   let copy: unknown;
   try {
     if (typeof (Object.prototype as { toJSON?: unknown }).toJSON === 'function') throw new NeedsWriter();
-    copy = canonicalCopy(value, [], 0, []);
+    copy = canonicalCopy(value, 0, []);
   } catch (e) {
     if (e instanceof NeedsWriter) return write(value, 0, [], '');
     throw e;
