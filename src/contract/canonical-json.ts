@@ -87,6 +87,7 @@ function canonicalCopy(v: unknown, depth: number, ancestors: object[]): unknown 
     let copy: unknown[] | null = null;
     for (let i = 0; i < v.length; i++) {
       const x: unknown = v[i];
+      if (typeof x === 'string' || typeof x === 'boolean' || x === null) continue;
       const c = canonicalCopy(x, depth + 1, ancestors);
       if (c !== x) (copy ??= v.slice())[i] = c;
     }
@@ -119,6 +120,7 @@ function canonicalCopy(v: unknown, depth: number, ancestors: object[]): unknown 
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i] as string;
         const x = obj[k];
+        if (typeof x === 'string' || typeof x === 'boolean' || x === null) continue;
         const c = canonicalCopy(x, depth + 1, ancestors);
         if (c !== x) (copy ??= { ...obj })[k] = c;
       }
@@ -128,7 +130,9 @@ function canonicalCopy(v: unknown, depth: number, ancestors: object[]): unknown 
       const sorted = shape.sorted;
       for (let i = 0; i < sorted.length; i++) {
         const k = sorted[i] as string;
-        copy[k] = canonicalCopy(obj[k], depth + 1, ancestors);
+        const x = obj[k];
+        // Strings, booleans and null, most members, need no call.
+        copy[k] = typeof x === 'string' || typeof x === 'boolean' || x === null ? x : canonicalCopy(x, depth + 1, ancestors);
       }
       out = copy;
     }
