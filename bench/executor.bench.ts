@@ -1,120 +1,271 @@
 /**
- * Executor benchmark.
- * 1. Calls/s through the full pipeline (args validation → policy → run → classify → normalize →
- *    stages → digest + validate() → audit in the memory store) on 1 KB results, against a bare
- *    loop that only calls the tool and JSON.stringify()s its return. Target ≥ 20,000 calls/s.
- *    Both loops run in interleaved rounds so they see the same machine load; the table shows the
- *    median round and the best round (the best is the closest to an idle machine).
- *    The pipeline is measured twice when `dist/` exists: from the TypeScript sources (through
- *    tsx, as `npm run bench` loads them) and from the compiled JavaScript users run. The compiled
- *    figure is the fair one; it is flagged when `dist/` is older than the sources.
- * 2. Idempotent write begin + settle per second on SQLite (the ledger round trip of every write).
+ * Executor benchmark, on the compiled package (dist/, rebuilt when stale). CPU time, not wall
+ * clock: the machine is shared, and CPU time is what a call costs wherever it runs.
+ * 1. The full pipeline (args → policy → invoke → classify/normalize → visibility → budget →
+ *    evidence → trust → present → finalize → audit record → memory store) on 1 KB results, against
+ *    a bare loop that calls the tool and JSON.stringify()s its return, in interleaved rounds.
+ *    Target: ≤ 5× the bare loop.
+ * 2. Where a call's time goes: the pipeline's `lap` hook times each segment (median µs per call
+ *    over rounds); the segments must account for ≥ 90 % of the call. Beside them, the costs of
+ *    the jobs inside them, each measured alone on this call's own values.
+ * 3. Memory: RSS and heap per 1,000 calls in flight (tools that wait until released).
+ * 4. Idempotent write begin + settle per second on SQLite (the ledger round trip of every write).
+ * 5. Gateway CPU per call (`trc gateway` over stdio in front of the fixture MCP server, the echo
+ *    tool) against the executor's own CPU for the same result in process (the gateway's rules,
+ *    an MCP outcome, SQLite with the write-behind audit sink) and a byte-copying proxy's CPU.
+ *    Target: gateway ≤ executor + 2 × proxy. (The comparison with other gateways is
+ *    `npm run bench -- gateway`.)
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { argsDigest, beginWrite, settleWrite } from '../src/effects/index.js';
-import * as srcExecutor from '../src/executor/index.js';
-import * as srcStore from '../src/store/index.js';
-import { openSqliteStore } from '../src/store/sqlite/index.js';
+import type * as ContractModule from '../src/contract/index.js';
+import type * as EffectsModule from '../src/effects/index.js';
+import type * as ExecutorModule from '../src/executor/index.js';
+import type * as StoreModule from '../src/store/index.js';
+import type * as SqliteModule from '../src/store/sqlite/index.js';
+import type * as TrustModule from '../src/trust/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type * as GatewayModule from '../src/gateway/index.js';
+import { cpuMs, cpuMsAsync, ensureFreshDist, machineLine, median, reportTarget } from './harness.js';
 
-type ExecutorModule = typeof srcExecutor;
-type StoreModule = typeof srcStore;
+ensureFreshDist();
+const dist = (m: string) => import(new URL(`../dist/${m}/index.js`, import.meta.url).href);
+const ex = (await dist('executor')) as typeof ExecutorModule;
+const st = (await dist('store')) as typeof StoreModule;
+const contract = (await dist('contract')) as typeof ContractModule;
+const trust = (await dist('trust')) as typeof TrustModule;
+const effects = (await dist('effects')) as typeof EffectsModule;
+const sqlite = (await dist('store/sqlite')) as typeof SqliteModule;
+const gatewayModule = (await dist('gateway')) as typeof GatewayModule;
 
 const items = Array.from({ length: 12 }, (_, i) => ({ sku: `sku_${i}`, name: `Item number ${i}`, qty: i + 1, price_cents: 1999 + i }));
 const result = { order_id: 'ord_1001', status: 'shipped', customer: 'cus_42', carrier: 'DHL Express', tracking: 'JD014600006281234567', note: 'Leave at the front desk if nobody answers the door.', items };
 const bytes = Buffer.byteLength(JSON.stringify(result));
 const run = async ({ id }: { id: string }) => ({ data: { ...result, order_id: id } });
+const orderTool = (fn: typeof run) => ex.defineTool({
+  name: 'order_get',
+  description: 'Look up an order',
+  effect: 'read',
+  risk: 'low',
+  timeoutMs: 1000,
+  source: { type: 'database', id: 'orders.primary' },
+  input: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false },
+  run: fn,
+});
 
-function setup(ex: ExecutorModule, st: StoreModule) {
-  const tool = ex.defineTool({
-    name: 'order_get',
-    description: 'Look up an order',
-    effect: 'read',
-    risk: 'low',
-    timeoutMs: 1000,
-    source: { type: 'database', id: 'orders.primary' },
-    input: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false },
-    run,
-  });
-  const executor = ex.createExecutor({ tools: [tool], store: st.createMemoryStore() });
+function caller(options: { lap?: (s: ExecutorModule.PipelineSegment) => void; tool?: typeof run } = {}) {
+  const executor = ex.createExecutor({ tools: [orderTool(options.tool ?? run)], store: st.createMemoryStore(), ...(options.lap === undefined ? {} : { lap: options.lap }) });
   let seq = 0;
   return (i: number) => executor.call({ call_id: `c${seq++}`, tool_name: 'order_get', args: { id: `o${i}` } }, { id: 'user_1' });
 }
 
-/** Seconds for `n` sequential awaited calls. */
-async function time(n: number, fn: (i: number) => Promise<unknown>): Promise<number> {
-  const t0 = process.hrtime.bigint();
+const sequential = async (n: number, fn: (i: number) => Promise<unknown>): Promise<void> => {
   for (let i = 0; i < n; i++) await fn(i);
-  return Number(process.hrtime.bigint() - t0) / 1e9;
-}
+};
 
-const ROUNDS = 10;
+// 1. Ratio to the bare loop: CPU µs per call, interleaved rounds, median.
+const ROUNDS = 9;
 const PER_ROUND = 2_000;
 const bare = (i: number) => run({ id: `o${i}` }).then((r) => JSON.stringify(r));
-const loops: { label: string; fn: (i: number) => Promise<unknown>; secs: number[] }[] = [
-  { label: 'bare loop (tool + JSON.stringify)', fn: bare, secs: [] },
-  { label: 'full pipeline, TypeScript via tsx', fn: setup(srcExecutor, srcStore), secs: [] },
+const pipeline = caller();
+const loops = [
+  { label: 'bare loop (tool + JSON.stringify)', fn: bare, us: [] as number[] },
+  { label: 'full pipeline (compiled dist/)', fn: pipeline, us: [] as number[] },
+];
+for (const l of loops) await sequential(PER_ROUND, l.fn); // warm-up: JIT, Ajv, the token table
+for (let r = 0; r < ROUNDS; r++) {
+  for (const l of loops) {
+    globalThis.gc?.();
+    l.us.push((1000 * (await cpuMsAsync(() => sequential(PER_ROUND, l.fn)))) / PER_ROUND);
+  }
+}
+const bareUs = median(loops[0]?.us ?? []);
+const pipeUs = median(loops[1]?.us ?? []);
+console.log(`result: ${bytes} bytes of JSON per call; ${ROUNDS} interleaved rounds of ${PER_ROUND.toLocaleString('en-US')} sequential calls; CPU time (GC included), median round`);
+console.log(machineLine());
+console.log('\nmeasure                                CPU µs/call   calls/s of CPU   ratio to bare');
+for (const l of loops) {
+  const us = median(l.us);
+  console.log(`${l.label.padEnd(38)}${us.toFixed(1).padStart(12)}${Math.round(1e6 / us).toLocaleString('en-US').padStart(17)}${(us / bareUs).toFixed(2).padStart(16)}`);
+}
+reportTarget({ area: 'executor', measure: 'pipeline CPU / bare loop CPU, 1 KB results', value: `${(pipeUs / bareUs).toFixed(2)}×`, target: '≤ 5×', met: pipeUs / bareUs <= 5, note: `${pipeUs.toFixed(1)} vs ${bareUs.toFixed(1)} µs` });
+
+// 2. Per-segment table: the lap hook, wall clock inside a call (performance.now()).
+const segments = new Map<string, number>();
+let last = 0;
+const lap = (s: string) => {
+  const t = performance.now();
+  segments.set(s, (segments.get(s) ?? 0) + t - last);
+  last = t;
+};
+// The tool marks its own start and end, so the invoke segment splits into set-up, tool, return.
+const timedTool = async (args: { id: string }) => {
+  lap('invoke: deadline set-up');
+  const out = await run(args);
+  lap('invoke: the tool itself');
+  return out;
+};
+const profiled = caller({ lap: (s) => lap(s === 'invoke' ? 'invoke: result back' : s), tool: timedTool });
+const perRound: Map<string, number>[] = [];
+const totals: number[] = [];
+await sequential(PER_ROUND, async (i) => {
+  last = performance.now();
+  await profiled(i);
+});
+for (let r = 0; r < ROUNDS; r++) {
+  segments.clear();
+  globalThis.gc?.();
+  const t0 = performance.now();
+  await sequential(PER_ROUND, async (i) => {
+    last = performance.now();
+    await profiled(i);
+    lap('(return to the caller)');
+  });
+  totals.push((1000 * (performance.now() - t0)) / PER_ROUND);
+  perRound.push(new Map([...segments].map(([k, v]) => [k, (1000 * v) / PER_ROUND])));
+}
+const names = [...(perRound[0]?.keys() ?? [])];
+const seg = names.map((n) => ({ name: n, us: median(perRound.map((m) => m.get(n) ?? 0)) }));
+const total = median(totals);
+const covered = seg.filter((s) => s.name !== '(return to the caller)').reduce((a, s) => a + s.us, 0);
+
+// The jobs inside the segments, each alone on this call's own values.
+const envelope = await pipeline(0);
+const data = envelope.data;
+const alone = (label: string, f: () => void): [string, number] => {
+  for (let i = 0; i < 2000; i++) f();
+  return [label, (1000 * cpuMs(() => { for (let i = 0; i < 20_000; i++) f(); })) / 20_000];
+};
+const jobs: [string, number][] = [
+  alone('digest(data): RFC 8785 + SHA-256 (in classify)', () => void contract.digest(data)),
+  alone('JSON.stringify(data) + SHA-256, for comparison', () => void contract.sha256Hex(JSON.stringify(data))),
+  alone('validate(envelope), digest not re-checked (finalize)', () => void contract.validate(envelope, { checkDigest: false })),
+  // A copy: the pipeline marks its envelopes masked, and masking a marked one is skipped.
+  alone('maskEnvelope(envelope) (visibility)', () => void trust.maskEnvelope(structuredClone(envelope))),
+  alone('structuredClone(envelope), to subtract from the line above', () => void structuredClone(envelope)),
+  alone('JSON.stringify(envelope) + SHA-256 (audit record)', () => void contract.sha256Hex(JSON.stringify(envelope))),
+  alone('argsDigest(args) (prepare)', () => void effects.argsDigest({ id: 'o1' })),
 ];
 
-// Compiled code, when built: what users run (`npm run build` first for a current figure).
-const root = fileURLToPath(new URL('..', import.meta.url));
-const distEntry = join(root, 'dist/executor/index.js');
-let distNote = '';
-if (existsSync(distEntry)) {
-  const newest = (dir: string, ext: string): number =>
-    Math.max(0, ...readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith(ext)).map((f) => statSync(join(dir, f)).mtimeMs));
-  const stale = ['executor', 'effects', 'contract', 'store', 'trust', 'budget', 'evidence'].some((m) => newest(join(root, 'src', m), '.ts') > newest(join(root, 'dist', m), '.js'));
-  if (stale) distNote = ' (dist/ older than src/: run npm run build)';
-  const ex = (await import(distEntry)) as ExecutorModule;
-  const st = (await import(join(root, 'dist/store/index.js'))) as StoreModule;
-  loops.push({ label: `full pipeline, compiled dist/${stale ? ' (STALE)' : ''}`, fn: setup(ex, st), secs: [] });
-} else {
-  distNote = ' (no dist/: run npm run build to measure compiled code)';
+console.log(`\nWhere a call goes (lap hook, wall clock, median of ${ROUNDS} rounds; the instrumented call takes ${total.toFixed(1)} µs)`);
+console.log('  segment                                   µs/call   share');
+for (const s of seg) console.log(`  ${s.name.padEnd(40)}${s.us.toFixed(2).padStart(9)}${((100 * s.us) / total).toFixed(1).padStart(7)} %`);
+console.log('  jobs inside them, each alone on this call\'s values (CPU µs):');
+for (const [label, us] of jobs) console.log(`    ${label.padEnd(54)}${us.toFixed(2).padStart(7)} µs`);
+// What the contract asks of every call, measured alone, against the bare loop: a floor for the ratio.
+const job = (label: string) => jobs.find(([l]) => l.startsWith(label))?.[1] ?? NaN;
+const floor = job('digest(data)') + job('validate(envelope)') + job('JSON.stringify(envelope)') + job('argsDigest') + job('maskEnvelope') - job('structuredClone');
+console.log(`  digest + validate + audit JSON and hash + args digest + masking, alone: ${floor.toFixed(1)} CPU µs = ${(floor / bareUs).toFixed(1)}× the bare loop, before any stage logic, store or GC`);
+reportTarget({ area: 'executor', measure: 'per-stage table covers the call', value: `${((100 * covered) / total).toFixed(1)} %`, target: '≥ 90 %', met: covered / total >= 0.9 });
+
+// 3. Memory per 1,000 calls in flight.
+const inFlight = async (n: number): Promise<{ rss: number; heap: number }> => {
+  const gates: (() => void)[] = [];
+  const waiting = (args: { id: string }) => new Promise<void>((resolve) => gates.push(resolve)).then(() => run(args));
+  const call = caller({ tool: waiting });
+  await Promise.all(Array.from({ length: 200 }, (_, i) => { const p = call(i); gates.splice(0).forEach((g) => g()); return p; }));
+  globalThis.gc?.();
+  const before = process.memoryUsage();
+  const pending = Array.from({ length: n }, (_, i) => call(i));
+  while (gates.length < n) await new Promise((r) => setImmediate(r));
+  globalThis.gc?.();
+  const during = process.memoryUsage();
+  for (const g of gates) g();
+  await Promise.all(pending);
+  return { rss: during.rss - before.rss, heap: during.heapUsed - before.heapUsed };
+};
+const mem = [await inFlight(1000), await inFlight(10_000)];
+console.log('\nMemory while calls wait in flight (after GC; 1 KB results once released)');
+console.log('  in flight    RSS growth   per 1,000    heap growth   per 1,000');
+for (const [k, n] of [1000, 10_000].entries()) {
+  const m = mem[k] as { rss: number; heap: number };
+  const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
+  console.log(`  ${n.toLocaleString('en-US').padStart(9)}${mb(m.rss).padStart(14)}${mb((m.rss * 1000) / n).padStart(12)}${mb(m.heap).padStart(15)}${mb((m.heap * 1000) / n).padStart(12)}`);
 }
+const per1000 = ((mem[1]?.rss ?? NaN) / 10) / 1e6;
+reportTarget({ area: 'executor', measure: 'RSS per 1,000 in-flight calls (of 10,000)', value: `${per1000.toFixed(1)} MB`, target: 'printed (no target)', met: true });
 
-for (const l of loops) await time(PER_ROUND, l.fn); // warm-up: JIT and Ajv compilation
-globalThis.gc?.();
-for (let r = 0; r < ROUNDS; r++) for (const l of loops) l.secs.push(await time(PER_ROUND, l.fn));
-
+// 4. The ledger round trip of a write, on SQLite.
 const dir = mkdtempSync(join(tmpdir(), 'trc-bench-'));
 const ledgerRate = async (synchronous: 'FULL' | 'NORMAL', n: number) => {
-  const store = await openSqliteStore({ path: join(dir, `ledger-${synchronous}.db`), synchronous });
-  const digestOfArgs = argsDigest({ amount: 100 });
-  const envelope = { status: 'succeeded' };
+  const store = await sqlite.openSqliteStore({ path: join(dir, `ledger-${synchronous}.db`), synchronous });
+  const digestOfArgs = effects.argsDigest({ amount: 100 });
+  const env = { status: 'succeeded' };
   const now = new Date().toISOString();
-  const secs = await time(n, async (i) => {
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
     const key = `k_${synchronous}_${i}_${Math.random()}`;
-    await beginWrite(store, { key, tool: 'pay', principal: 'u1', argsDigest: digestOfArgs, callId: `c${i}`, now });
-    await settleWrite(store, key, { state: 'succeeded', envelope: envelope as never, attempts: 1, now });
-  });
+    await effects.beginWrite(store, { key, tool: 'pay', principal: 'u1', argsDigest: digestOfArgs, callId: `c${i}`, now });
+    await effects.settleWrite(store, key, { state: 'succeeded', envelope: env as never, attempts: 1, now });
+  }
+  const secs = (performance.now() - t0) / 1000;
   await store.close();
   return n / secs;
 };
-const ledgerFull = await ledgerRate('FULL', 2000);
-const ledgerNormal = await ledgerRate('NORMAL', 5000);
-rmSync(dir, { recursive: true, force: true });
+const ledgerFull = await ledgerRate('FULL', 1000);
+const ledgerNormal = await ledgerRate('NORMAL', 3000);
+console.log('\nledger (SQLite, wall clock: fsync-bound)        writes/s');
+console.log(`begin + settle, synchronous=FULL (default) ${Math.round(ledgerFull).toLocaleString('en-US').padStart(12)}`);
+console.log(`begin + settle, synchronous=NORMAL         ${Math.round(ledgerNormal).toLocaleString('en-US').padStart(12)}`);
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
+// 5. Gateway CPU per call, beside the executor's CPU for the same result and a byte-copying proxy.
+const root = new URL('..', import.meta.url).pathname;
+const server = [process.execPath, join(root, 'test/gateway/fixtures/faulty-server.mjs')];
+const config = join(dir, 'gateway.yaml');
+writeFileSync(config, 'defaults:\n  effect: read\n');
+const sides = {
+  'direct (the server alone)': server,
+  'byte-copying proxy': [process.execPath, join(root, 'test/gateway/fixtures/pipe-proxy.mjs'), ...server],
+  'trc gateway (dist/)': [process.execPath, join(root, 'dist/cli/bin.js'), 'gateway', '--config', config, '--store', join(dir, 'gateway.sqlite'), '--', ...server],
 };
-const rates = loops.map((l) => ({ label: l.label, median: PER_ROUND / median(l.secs), best: PER_ROUND / Math.min(...l.secs) }));
-const fmt = (x: number) => Math.round(x).toLocaleString('en-US').padStart(10);
-const bareRate = rates[0];
-const fair = rates[rates.length - 1];
-console.log(`result size: ${bytes} bytes of JSON per call; ${ROUNDS} interleaved rounds of ${PER_ROUND.toLocaleString('en-US')} sequential calls per loop`);
-console.log(`machine: load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (1/5/15 min); wall-clock rates shrink under load${distNote}`);
-console.log('');
-console.log('measure                                   median calls/s   µs/call   best calls/s   ratio to bare (median)');
-for (const r of rates) {
-  console.log(`${r.label.padEnd(42)}${fmt(r.median)}   ${(1e6 / r.median).toFixed(1).padStart(7)}   ${fmt(r.best)}     ${r === bareRate ? '' : (r.median / (bareRate?.median ?? NaN)).toFixed(3)}`);
+type Side = keyof typeof sides;
+const clients = new Map<Side, { client: Client; pid: number }>();
+for (const [side, argv] of Object.entries(sides) as [Side, string[]][]) {
+  const [command, ...args] = argv as [string, ...string[]];
+  const client = new Client({ name: 'bench', version: '1' }, { capabilities: {} });
+  const transport = new StdioClientTransport({ command, args, stderr: 'ignore' });
+  await client.connect(transport);
+  clients.set(side, { client, pid: transport.pid ?? -1 });
 }
-if (fair !== undefined && bareRate !== undefined) {
-  console.log(`target ≥ 20,000 calls/s (${fair.label}): ${fair.median >= 20_000 ? 'met' : fair.best >= 20_000 ? 'met in the best round only' : 'NOT met'}; bare is ${(bareRate.median / fair.median).toFixed(1)}× faster`);
+/** CPU ms (user + system) of process `pid` so far, from /proc (Linux). */
+const procCpuMs = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
+};
+const echo = (c: Client, i: number) => c.request({ method: 'tools/call', params: { name: 'echo', arguments: { message: `m${i}` } } }, CallToolResultSchema);
+const GW_CALLS = 3000;
+const gwSamples = new Map<Side, number[]>();
+for (const { client } of clients.values()) for (let i = 0; i < 300; i++) await echo(client, i);
+for (let r = 0; r < 3; r++) {
+  for (const [side, { client, pid }] of clients) {
+    const c0 = procCpuMs(pid);
+    for (let i = 0; i < GW_CALLS; i++) await echo(client, i);
+    (gwSamples.get(side) ?? gwSamples.set(side, []).get(side))?.push((1000 * (procCpuMs(pid) - c0)) / GW_CALLS);
+  }
 }
-console.log('');
-console.log('ledger (SQLite)                                 writes/s');
-console.log(`begin + settle, synchronous=FULL (default) ${fmt(ledgerFull).padStart(12)}`);
-console.log(`begin + settle, synchronous=NORMAL         ${fmt(ledgerNormal).padStart(12)}`);
+for (const { client } of clients.values()) await client.close();
+// The executor's own work for the same call, in process: the gateway's rules, the echo tool's
+// CallToolResult as the outcome, SQLite with the write-behind audit sink (the gateway's).
+const gwStore = await sqlite.openSqliteStore({ path: join(dir, 'executor.sqlite') });
+const gwRules = gatewayModule.toolRulesFor({ defaults: { effect: 'read' } } as never, { name: 'upstream', command: 'x' } as never, 'echo', 'echo', { name: 'echo' }, 'trc_confirm');
+const gwExecutor = ex.createExecutor({ store: gwStore, audit: ex.writeBehindAuditSink(gwStore) });
+const mcpInvoker: ExecutorModule.Invoker = {
+  attempt: async (args) => ({ kind: 'mcp', result: { content: [{ type: 'text', text: String((args as { message: string }).message) }] }, listing: { name: 'echo' }, server: { name: 'upstream', trusted: false }, sent: true }),
+};
+let gwSeq = 0;
+const inProcess = (i: number) => gwExecutor.run(gwRules, mcpInvoker, { call_id: `g${gwSeq++}`, tool_name: 'echo', args: { message: `m${i}` } }, { id: 'gateway' });
+await sequential(2000, inProcess);
+const execSamples: number[] = [];
+for (let r = 0; r < 5; r++) execSamples.push((1000 * (await cpuMsAsync(async () => { await sequential(GW_CALLS, inProcess); await gwExecutor.flushAudit(); }))) / GW_CALLS);
+await gwStore.close();
+rmSync(dir, { recursive: true, force: true });
+const gwUs = (side: Side) => median(gwSamples.get(side) ?? []);
+const execUs = median(execSamples);
+console.log(`\nGateway CPU per call (echo tool over stdio, ${GW_CALLS} sequential calls x 3 alternated rounds, CPU of the spawned process from /proc)`);
+for (const side of Object.keys(sides) as Side[]) console.log(`  ${side.padEnd(40)}${gwUs(side).toFixed(0).padStart(7)} µs`);
+console.log(`  ${'executor in process, same result'.padEnd(40)}${execUs.toFixed(0).padStart(7)} µs`);
+const bound = execUs + 2 * gwUs('byte-copying proxy');
+reportTarget({ area: 'gateway', measure: 'CPU per call vs executor + 2 × byte-copying proxy', value: `${gwUs('trc gateway (dist/)').toFixed(0)} µs`, target: `≤ ${bound.toFixed(0)} µs`, met: gwUs('trc gateway (dist/)') <= bound, note: `executor ${execUs.toFixed(0)} µs, proxy ${gwUs('byte-copying proxy').toFixed(0)} µs` });

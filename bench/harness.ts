@@ -4,7 +4,8 @@
  * rebuild of `dist/` for benchmarks whose children run the compiled code.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -65,3 +66,40 @@ export function compare(contenders: Record<string, () => void>, options: { round
 
 /** A number with thousands separators. */
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** CPU milliseconds (user + system, every thread: GC included) spent in `fn`. */
+export function cpuMs(fn: () => void): number {
+  const c0 = process.cpuUsage();
+  fn();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+}
+
+/** CPU milliseconds spent awaiting `fn`. */
+export async function cpuMsAsync(fn: () => Promise<void>): Promise<number> {
+  const c0 = process.cpuUsage();
+  await fn();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+}
+
+/** The median of some numbers (NaN when there are none). */
+export const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : (s[Math.floor(s.length / 2)] as number);
+};
+
+/** The machine's state, printed beside every figure: load and cores (a shared machine varies). */
+export function machineLine(): string {
+  return `machine: load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} (1/5/15 min) on ${availableParallelism()} cores, Node ${process.version}`;
+}
+
+/**
+ * Print one ratio beside its target, and hand it to `bench/run.ts` for the summary of the whole
+ * run (a JSON line appended to `$TRC_BENCH_TARGETS` when the runner set it).
+ */
+export function reportTarget(t: { area: string; measure: string; value: string; target: string; met: boolean; note?: string }): void {
+  console.log(`  TARGET ${t.measure}: ${t.value} (target ${t.target}) ${t.met ? 'MET' : 'NOT MET'}${t.note === undefined ? '' : ` — ${t.note}`}`);
+  const file = process.env['TRC_BENCH_TARGETS'];
+  if (file !== undefined) appendFileSync(file, JSON.stringify({ ...t, load: loadavg()[0] }) + '\n');
+}

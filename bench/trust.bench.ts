@@ -14,7 +14,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import type { detectInstructions as DetectInstructions } from '../src/trust/index.js';
 import type { scanTriggers as ScanTriggers } from '../src/trust/trigger-scan.js';
-import { ensureFreshDist } from './harness.js';
+import { ensureFreshDist, reportTarget } from './harness.js';
 import { HELD_OUT_SOURCES, loadCorpus, type CorpusRow } from './trust-corpus.js';
 
 ensureFreshDist();
@@ -75,6 +75,15 @@ if (rows === null) {
       ...[...kinds].sort(([a], [b]) => a.localeCompare(b)).map(([k, c]) => [`false positives ${k}`, c.hit, c.total, pct(c.hit, c.total, 2), '']),
       ['false positives, all benign', benign.hit, benign.total, pct(benign.hit, benign.total, 2), part === 'held-out' ? TARGETS['benign'] ?? '' : ''],
     ]);
+    if (part === 'held-out') {
+      const rate = (c: Cell | undefined): number => (c === undefined || c.total === 0 ? NaN : (100 * c.hit) / c.total);
+      const templated = rate(forms.get('templated'));
+      const mixedRecall = rate(forms.get('mixed'));
+      const fp = rate(benign);
+      reportTarget({ area: 'trust', measure: 'held-out templated recall', value: `${templated.toFixed(1)} %`, target: '≥ 99 %', met: templated >= 99 });
+      reportTarget({ area: 'trust', measure: 'held-out mixed recall', value: `${mixedRecall.toFixed(1)} %`, target: '≥ 90 %', met: mixedRecall >= 90 });
+      reportTarget({ area: 'trust', measure: 'held-out benign false positives', value: `${fp.toFixed(2)} %`, target: '≤ 0.5 %', met: fp <= 0.5 });
+    }
   }
   const debugPart = process.env['TRUST_BENCH_MISSES'];
   if (debugPart === 'dev' || debugPart === 'held-out') {
@@ -116,10 +125,14 @@ if (rows !== null) {
   table('Throughput (CPU time, median of 5 rounds, contenders alternated; the baseline normalizes nothing and finds only literal keywords)',
     ['scan', 'cpu ms', 'MB/s', 'target'], contenders.map(([name, bytes], i) => {
       const ms = median(times[i] ?? []);
-      const target = i === 0 ? '>= 50 MB/s' : i === 4 ? '>= 17.7 MB/s (before)' : '';
+      const target = i === 0 ? '>= 50 MB/s' : i === 4 ? '>= 8.9 MB/s (before)' : '';
       return [name, ms.toFixed(1), (bytes / (1 << 20) / (ms / 1000)).toFixed(1), target];
     }));
   const rate = (i: number): number => (contenders[i]?.[1] ?? 0) / (1 << 20) / (median(times[i] ?? []) / 1000);
+  reportTarget({ area: 'trust', measure: 'detector on ordinary text', value: `${rate(0).toFixed(1)} MB/s`, target: '≥ 50 MB/s', met: rate(0) >= 50, note: `includes() baseline ${rate(1).toFixed(1)} MB/s` });
+  // The earlier, simpler detector ran 8.9 MB/s on this text (issue 15's figure; it is not in the
+  // package any more, so it cannot be measured beside today's in the same run).
+  reportTarget({ area: 'trust', measure: 'detector on 4 MB mixed text', value: `${rate(4).toFixed(1)} MB/s`, target: '≥ 8.9 MB/s (before)', met: rate(4) >= 8.9, note: `includes() baseline ${rate(5).toFixed(1)} MB/s` });
   console.log(`  detector / includes: ordinary text ${(rate(0) / rate(1)).toFixed(2)}, mixed text ${(rate(4) / rate(5)).toFixed(2)}; ` +
     `the fast path rejects ${pct(rejected, ordinaryBytes)} of the ordinary bytes before any normalization`);
 }

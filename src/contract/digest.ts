@@ -1,21 +1,24 @@
 /**
- * Canonical JSON (RFC 8785, JCS) and the result digest (SPEC S9).
+ * Canonical JSON (RFC 8785, JCS) and the result digest (SPEC S9). The serializer is our own
+ * (`canonical-json.ts`, held to the `canonicalize` library by property tests).
  */
 import * as nodeCrypto from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { serializeCanonical } from './canonical-json.js';
 import { TrcError } from './trc-error.js';
 
 /**
  * Serialize `value` in RFC 8785 canonical form.
  *
  * Throws `TrcError('JCS_UNREPRESENTABLE')` for what JCS cannot represent: NaN, ±Infinity, lone
- * surrogates, cycles, `undefined` or functions at the top, and nesting too deep to walk.
+ * surrogates, cycles, BigInt, `undefined` or functions at the top, and nesting too deep to walk.
+ * Inside objects and arrays, `undefined`, functions and symbols follow `JSON.stringify` (member
+ * left out, array slot `null`); `toJSON()` is honoured.
  * @example canonicalJson({ b: 1, a: [true, null] }) // '{"a":[true,null],"b":1}'
  */
 export function canonicalJson(value: unknown): string {
   let out: string | undefined;
   try {
-    out = canonicalize(value);
+    out = serializeCanonical(value);
   } catch (cause) {
     const reason = cause instanceof RangeError ? 'nesting too deep' : cause instanceof Error ? cause.message : String(cause);
     throw new TrcError('JCS_UNREPRESENTABLE', `value has no RFC 8785 canonical form: ${reason}`, { cause });

@@ -118,9 +118,17 @@ function checkProvenance(env: Envelope, report: Report): void {
 
 function isLater(a: string | null | undefined, b: string | null | undefined): boolean {
   if (a === null || a === undefined || b === null || b === undefined) return false;
+  // The schema checked both are RFC 3339 date-times. Two UTC ones of the same length written
+  // the same way compare as text (the common case: one clock wrote both) — no Date.parse.
+  if (a.length === b.length && sameUtcLayout(a) && sameUtcLayout(b)) return a > b;
   const ta = Date.parse(a);
   const tb = Date.parse(b);
   return Number.isFinite(ta) && Number.isFinite(tb) && ta > tb;
+}
+
+/** `YYYY-MM-DDTHH:MM:SS[.fff]Z`: fields at fixed places, so text order is time order. */
+function sameUtcLayout(t: string): boolean {
+  return t.charCodeAt(t.length - 1) === 0x5a /* Z */ && t.charCodeAt(10) === 0x54 /* T */ && t.charCodeAt(4) === 0x2d && t.charCodeAt(13) === 0x3a;
 }
 
 function checkDigest(env: Envelope, report: Report): void {

@@ -13,7 +13,7 @@ import { storeAuditSink, type AuditSink } from './audit-sink.js';
 import { callAll, type CallAllOptions, type CallAllResult } from './call-all.js';
 import type { ToolDefinition } from './define-tool.js';
 import type { Invoker } from './invoker.js';
-import { runPipeline, type RunOptions } from './pipeline.js';
+import { runPipeline, type PipelineSegment, type RunOptions } from './pipeline.js';
 import { reconcilePending, type ReconcileReport } from './recover.js';
 import type { ToolRules } from './rules.js';
 import { defaultStages, type Policy, type Stages } from './stages.js';
@@ -43,6 +43,13 @@ export interface ExecutorOptions {
   readonly evidencePolicy?: EvidencePolicy;
   /** Where audit records go (default: inserted into `store` before each call answers). */
   readonly audit?: AuditSink;
+  /**
+   * Benchmark hook: called at the end of each segment of every call (`prepare`, `args`, `policy`,
+   * `invoke`, `classify`, each content stage, `finalize`, `audit-record`, `audit-sink`), so a
+   * profiler can time the segments with its own clock. Leave unset in production.
+   * @example createExecutor({ tools, store, lap: (segment) => record(segment, performance.now()) })
+   */
+  readonly lap?: (segment: PipelineSegment) => void;
 }
 
 /** Per-call options. */
@@ -123,7 +130,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const s = options.stages;
   const customDataStages = s?.visibility !== undefined || s?.trust !== undefined || s?.budget !== undefined || s?.evidence !== undefined || s?.present !== undefined;
   const audit = options.audit ?? storeAuditSink(options.store);
-  const deps = { store: options.store, now, stages, customDataStages, maxAttempts: options.maxWriteAttempts ?? 3, memoryPolicy: options.memoryPolicy, audit };
+  const deps = { store: options.store, now, stages, customDataStages, maxAttempts: options.maxWriteAttempts ?? 3, memoryPolicy: options.memoryPolicy, audit, lap: options.lap };
 
   const callOne = (c: ToolCall, principal: Principal, callOptions: CallOptions = {}, refused?: ErrorInfo): Promise<Envelope> => {
     const tool = tools.get(c.tool_name);

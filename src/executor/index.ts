@@ -11,7 +11,7 @@ export { createExecutor, inProcessInvoker } from './executor.js';
 export type { Executor, ExecutorOptions, CallOptions, AnyTool, TaskRun } from './executor.js';
 export { createRunAuthority as createRun } from '../trust/index.js';
 export type { RunAuthorityOptions as RunStartOptions, RunScope, ConfirmationRequest, RunHoldReason, Taint } from '../trust/index.js';
-export type { RunOptions } from './pipeline.js';
+export type { RunOptions, PipelineSegment } from './pipeline.js';
 export { toolRules, underData, RULE_DEFAULTS } from './rules.js';
 export type { ToolRules, Risk, EffectSource, SchemaCheck, SchemaFinding, ReconcileRule } from './rules.js';
 export type { Invoker, Outcome, AttemptContext, LookupContext, McpListing } from './invoker.js';

@@ -34,7 +34,13 @@ export interface PipelineDeps {
   readonly maxAttempts: number;
   readonly memoryPolicy?: MemoryPolicy | undefined;
   readonly audit: AuditSink;
+  /** Benchmark hook: called at the end of each segment of a call, with its name. */
+  readonly lap?: ((segment: PipelineSegment) => void) | undefined;
 }
+
+/** The segments of one call, in order, as the `lap` hook names them. */
+export type PipelineSegment = 'prepare' | 'args' | 'policy' | 'invoke' | 'classify' | 'visibility' | 'budget' | 'evidence' | 'trust' | 'present' | 'finalize' | 'audit-record' | 'audit-sink';
+
 
 /** Per-call options of {@link runPipeline}. */
 export interface RunOptions {
@@ -64,6 +70,8 @@ type Detail = {
   execution: { attempts: number; timings_ms: number[]; outcome: CallAuditDetail['execution']['outcome']; classification: ErrorInfo | null; idempotency_key: string | null; ledger_state: string | null; effect_position: EffectPosition; reconciliation_state: string | null };
 };
 
+const CONTENT = ['visibility', 'budget', 'evidence', 'trust', 'present'] as const;
+
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
@@ -74,7 +82,7 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
  * @example const env = await runPipeline(deps, rules, invoker, { call_id: 'c1', tool_name: 'echo', args: {} }, { id: 'u1' });
  */
 export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, invoker: Invoker | null, c: ToolCall, principal: Principal, options: RunOptions = {}): Promise<Envelope> {
-  const { now, stages } = deps;
+  const { now, stages, lap } = deps;
   const startedAt = isoAt(now());
   const notes = newNotes();
   const callInfo: CallInput = { tool_name: c.tool_name || rules?.name || 'unknown', call_id: c.call_id || 'unknown', attempt: 1 };
@@ -88,6 +96,7 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     call: { tool_known: false, args_valid: null, args_findings: [], authorization: 'not_reached', authorization_reason: undefined },
     execution: { attempts: 0, timings_ms: [], outcome: 'not_run', classification: null, idempotency_key: null, ledger_state: null, effect_position: 'none', reconciliation_state: null },
   };
+  lap?.('prepare');
   let external: ExternalMarks = { errorText: [], warnings: new Set() };
   let outcome: Outcome | null = null;
   // The call's one span (OpenTelemetry, when installed): opened here, ended in finish().
@@ -98,9 +107,11 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
   /** The content stages, in order; most answer synchronously, so only a real promise is awaited. */
   const content = async (env: Envelope, ctx: StageContext): Promise<Envelope> => {
     let out = env;
-    for (const stage of [stages.visibility, stages.budget, stages.evidence, stages.trust, stages.present]) {
-      const next = stage(out, ctx);
+    for (let i = 0; i < CONTENT.length; i++) {
+      const name = CONTENT[i] as (typeof CONTENT)[number];
+      const next = stages[name](out, ctx);
       out = isThenable(next) ? await next : next;
+      lap?.(name);
     }
     return out;
   };
@@ -119,6 +130,7 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
       const before = out.data;
       out = await content(out, ctx);
       const f = finalize(out, notes, out.data === before && !deps.customDataStages);
+      lap?.('finalize');
       out = f.envelope;
       findings = shortFindings(f.findings);
       replaced = f.replaced;
@@ -150,8 +162,10 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
       notes,
       edge,
     });
+    lap?.('audit-record');
     try {
       await deps.audit.append({ record, detailJson }, { durable: rules?.effect === 'write' });
+      lap?.('audit-sink');
     } catch (cause) {
       // The call's result stands even when the audit store fails; say so in the envelope.
       const warned: Envelope = { ...out, warnings: [...out.warnings, { code: 'AUDIT_WRITE_FAILED', message: `the audit record could not be stored: ${(cause as Error).message}` }] };
@@ -198,6 +212,7 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     return finish(failed({ call: callInfo, error, side_effect: noEffect }));
   }
   detail.call.args_valid = true;
+  lap?.('args');
   let policyPrincipal = principal;
   if (options.run !== undefined) {
     const held = runHold(options.run, rules, c, principal, options.confirmation, notes);
@@ -211,6 +226,7 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
   }
   const pending = stages.policy({ tool: rules, args: c.args, principal: policyPrincipal, call: c });
   const decision = isThenable(pending) ? await pending : pending;
+  lap?.('policy');
   detail.call.authorization = decision.effect;
   if (decision.effect !== 'allow') {
     detail.call.authorization_reason = decision.reason;
@@ -244,9 +260,11 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
   }
 
   const run = await runWithDeadline({ invoker: watched, args: c.args, callId: callInfo.call_id, principal, attempt: 1, idempotencyKey: null, timeoutMs: rules.timeoutMs, reportsSend: rules.reportsSend, signal: options.signal, now });
+  lap?.('invoke');
   Object.assign(detail.execution, { attempts: 1, timings_ms: [run.ms], outcome: outcomeName(run.outcome.kind) });
   if (outcome === null && run.outcome.kind !== 'timeout' && run.outcome.kind !== 'cancelled') outcome = run.outcome;
   const r = classifyOutcome({ rules, run, call: callInfo, idempotencyKey: null, now, retrievedAt: isoAt(now()), memoryPolicy: deps.memoryPolicy, external, notes: notes.execution });
+  lap?.('classify');
   if (r.kind === 'ok') return finish(r.envelope);
   detail.execution.classification = r.error;
   notes.execution.push(`${run.outcome.kind}: ${r.error.code} (${r.error.category})`);

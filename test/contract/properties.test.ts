@@ -238,3 +238,23 @@ describe('validate never throws', () => {
     // Seconds of CPU on a busy machine: the timeout only guards against a hang.
   }, 120_000);
 });
+
+describe('S6 observed-after-retrieved compares instants, however they are written', () => {
+  const instant = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2999-12-31T23:59:59Z'), noInvalidDate: true });
+  // UTC with and without milliseconds, and offsets: the text comparison applies to only some pairs.
+  const written = fc.tuple(instant, fc.constantFrom('ms', 's', '+02:00', '-05:30')).map(([d, form]) => {
+    const iso = d.toISOString();
+    if (form === 'ms') return iso;
+    if (form === 's') return iso.slice(0, 19) + 'Z';
+    const minutes = (form[0] === '+' ? 1 : -1) * (Number(form.slice(1, 3)) * 60 + Number(form.slice(4, 6)));
+    return new Date(d.getTime() + minutes * 60_000).toISOString().slice(0, 19) + form;
+  });
+  it('reports S6 exactly when observed_at is a later instant than retrieved_at', () => {
+    fc.assert(fc.property(written, written, (observed, retrieved) => {
+      const built = succeeded({ call: { tool_name: 'order.get', call_id: 'c1', attempt: 1 }, data: { a: 1 }, provenance: { source_type: 'database', source_id: 'db', observed_at: null }, now });
+      const env = { ...built, provenance: { ...built.provenance, observed_at: observed, retrieved_at: retrieved } };
+      const flagged = validate(env).findings.some((f) => f.rule === RULES.S6_OBSERVED_AFTER_RETRIEVED);
+      expect(flagged).toBe(Date.parse(observed) > Date.parse(retrieved));
+    }), { numRuns: 2000 });
+  });
+});
