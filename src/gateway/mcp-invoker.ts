@@ -9,6 +9,7 @@ import { CallToolResultSchema, ErrorCode, type Tool } from '@modelcontextprotoco
 import { escapePointerToken } from '../contract/index.js';
 import type { Invoker, Outcome, ToolRules } from '../executor/index.js';
 import { forwardRequest, RelayedRpcError, type ForwardExtra } from './forward.js';
+import { namespacedUri } from './routing.js';
 import type { SessionState } from './session-state.js';
 import { reconnectUpstream } from './session-upstreams.js';
 import type { UpstreamConnection } from './upstream.js';
@@ -21,6 +22,22 @@ export interface ForwardedCall {
   /** `_meta` to send upstream (the client's, minus the gateway's own keys, plus the idempotency key). */
   readonly meta: (key: string | null) => Record<string, unknown>;
   readonly extra: ForwardExtra;
+}
+
+/**
+ * With several upstreams the client reads an upstream's resources by namespaced URI: the links
+ * and embedded resources of its results say so too (before the pipeline, so evidence agrees).
+ */
+function namespaceResultUris(result: Record<string, unknown>, upstream: string): Record<string, unknown> {
+  const content = result['content'];
+  if (!Array.isArray(content)) return result;
+  const blocks = content.map((b: Record<string, unknown>) => {
+    if (b?.['type'] === 'resource_link' && typeof b['uri'] === 'string') return { ...b, uri: namespacedUri(upstream, b['uri']) };
+    const r = b?.['resource'] as Record<string, unknown> | undefined;
+    if (b?.['type'] === 'resource' && typeof r?.['uri'] === 'string') return { ...b, resource: { ...r, uri: namespacedUri(upstream, r['uri']) } };
+    return b;
+  });
+  return { ...result, content: blocks };
 }
 
 function exitDetail(up: UpstreamConnection): string {
@@ -56,7 +73,7 @@ export function upstreamInvoker(state: SessionState, upstream: UpstreamConnectio
           // The executor's deadline ends the attempt; the SDK's own timeout only backs it up.
           const result = await forwardRequest(up, 'tools/call', params, { signal: ctx.signal, sendNotification: call.extra.sendNotification }, { timeoutMs: rules.timeoutMs + 1000 });
           const noise = up.noise - noiseBefore;
-          const parsed = CallToolResultSchema.safeParse(result);
+          const parsed = CallToolResultSchema.safeParse(state.upstreams.length > 1 ? namespaceResultUris(result, up.config.name) : result);
           if (!parsed.success) {
             const issues = parsed.error.issues.slice(0, 20).map((i) => ({ pointer: '/' + i.path.map((p) => escapePointerToken(String(p))).join('/'), message: i.message }));
             return { kind: 'mcp', result, listing, server, noise, issues };

@@ -25,14 +25,15 @@ import {
   type InitializeRequest,
   type InitializeResult,
   type ServerCapabilities,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { forwardRequest, RelayedRpcError, relayError, type ForwardExtra } from './forward.js';
 import { isTrcError as isError } from '../contract/index.js';
-import { namespaceItems } from './routing.js';
+import { namespacedUri, namespaceItems, upstreamUri } from './routing.js';
 import { track, type GatewayOptions, type SessionState } from './session-state.js';
-import { connectAll, refreshToolRoutes } from './session-upstreams.js';
+import { connectAll, refreshToolRoutes, vetListed } from './session-upstreams.js';
 import { callTool } from './tool-call.js';
-import { HANDLE_ERROR_CODES, RESOURCE_URI_PREFIX, flushAudit, openResource } from '../executor/index.js';
+import { HANDLE_ERROR_CODES, RESOURCE_URI_PREFIX, flushAudit, openResource, vetInstructions } from '../executor/index.js';
 import type { UpstreamConnection } from './upstream.js';
 
 /** A running session. */
@@ -59,6 +60,8 @@ const INFLIGHT_GRACE_MS = 5000;
 
 /** Resource-not-found, as the MCP spec names it. */
 const RESOURCE_NOT_FOUND = -32002;
+/** JSON-RPC method-not-found. */
+const METHOD_NOT_FOUND = -32601;
 
 /**
  * Serve one client on `transport`.
@@ -76,14 +79,20 @@ export async function startSession(options: GatewayOptions, transport: Transport
     clientCapabilities: {},
     toolRoutes: null,
     promptRoutes: null,
-    resourceOwners: new Map(),
+    toolHolds: new Map(),
     inflight: new Set(),
     clientClosed: false,
     hooks: (config) => ({
       onRequest: async (method, params, signal) =>
         (await server.request({ method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) }, ResultSchema, { signal })) as Record<string, unknown>,
-      onNotification: (method, params) => {
-        if (method === 'notifications/tools/list_changed') state.toolRoutes = null;
+      onNotification: (method, raw) => {
+        if (method === 'notifications/tools/list_changed') {
+          state.toolRoutes = null;
+          state.toolHolds.clear();
+        }
+        // With several upstreams the client knows their resources by namespaced URI.
+        const uri = (raw as { uri?: unknown } | undefined)?.uri;
+        const params = method === 'notifications/resources/updated' && typeof uri === 'string' && state.upstreams.length > 1 ? { ...(raw as object), uri: namespacedUri(config.name, uri) } : raw;
         if (method === 'notifications/prompts/list_changed') state.promptRoutes = null;
         void server.notification({ method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) }).catch(() => undefined);
       },
@@ -98,7 +107,10 @@ export async function startSession(options: GatewayOptions, transport: Transport
     await connectAll(state, request.params.capabilities);
     const base = await sdkInitialize(request);
     const only = state.upstreams.length === 1 ? state.upstreams[0] : undefined;
-    const instructions = state.upstreams.map((u) => u.instructions).filter((i): i is string => typeof i === 'string' && i.length > 0);
+    // An untrusted server's instructions go into the model's context: scanned like its other text (T5).
+    const instructions = state.upstreams
+      .filter((u) => typeof u.instructions === 'string' && u.instructions.length > 0)
+      .map((u) => (u.config.trusted === true ? (u.instructions as string) : vetInstructions(u.instructions as string, u.config.name, u.config.flagged_tools ?? 'marked').text));
     return {
       ...base,
       capabilities: advertised(state.upstreams),
@@ -112,8 +124,10 @@ export async function startSession(options: GatewayOptions, transport: Transport
 
   server.setRequestHandler(ListToolsRequestSchema, async (req, extra) => {
     const only = single();
-    if (only) return forwardRequest(only, 'tools/list', params(req.params), extra);
-    return { tools: await refreshToolRoutes(state) };
+    if (!only) return { tools: await refreshToolRoutes(state) };
+    const page = await forwardRequest(only, 'tools/list', params(req.params), extra);
+    // Page by page as the upstream pages; an untrusted upstream's tools are pinned and scanned (T5).
+    return { ...page, tools: await vetListed(state, only, (page['tools'] as Tool[] | undefined) ?? []) };
   });
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
     const running = callTool(state, req.params, extra);
@@ -122,6 +136,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, async (req, extra) => {
+    requireCapability(state, 'prompts', 'prompts/list');
     const only = single();
     if (only) return forwardRequest(only, 'prompts/list', params(req.params), extra);
     const lists = await Promise.all(withCapability(state, 'prompts').map(async (u) => [u, await listAll(u, 'prompts/list', 'prompts', extra)] as const));
@@ -138,32 +153,46 @@ export async function startSession(options: GatewayOptions, transport: Transport
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async (req, extra) => {
+    requireCapability(state, 'resources', 'resources/list');
     const only = single();
-    if (only) return only.serverCapabilities.resources ? forwardRequest(only, 'resources/list', params(req.params), extra) : { resources: [] };
+    if (only) return forwardRequest(only, 'resources/list', params(req.params), extra);
     const resources: unknown[] = [];
     for (const u of withCapability(state, 'resources')) {
-      for (const r of (await listAll(u, 'resources/list', 'resources', extra)) as { uri: string }[]) {
-        state.resourceOwners.set(r.uri, u);
-        resources.push(r);
-      }
+      for (const r of (await listAll(u, 'resources/list', 'resources', extra)) as { uri: string }[]) resources.push({ ...r, uri: namespacedUri(u.config.name, r.uri) });
     }
     return { resources };
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async (req, extra) => {
+    requireCapability(state, 'resources', 'resources/templates/list');
     const only = single();
-    if (only) return only.serverCapabilities.resources ? forwardRequest(only, 'resources/templates/list', params(req.params), extra) : { resourceTemplates: [] };
+    if (only) return forwardRequest(only, 'resources/templates/list', params(req.params), extra);
     const all: unknown[] = [];
-    for (const u of withCapability(state, 'resources')) all.push(...(await listAll(u, 'resources/templates/list', 'resourceTemplates', extra)));
+    for (const u of withCapability(state, 'resources')) {
+      for (const t of (await listAll(u, 'resources/templates/list', 'resourceTemplates', extra)) as { uriTemplate: string }[]) all.push({ ...t, uriTemplate: namespacedUri(u.config.name, t.uriTemplate) });
+    }
     return { resourceTemplates: all };
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
     if (req.params.uri.startsWith(RESOURCE_URI_PREFIX)) return readGatewayResource(state, req.params.uri);
-    return forwardRequest(await resourceOwner(state, req.params.uri, extra), 'resources/read', params(req.params), extra);
+    requireCapability(state, 'resources', 'resources/read');
+    const { upstream, uri } = resourceOwner(state, req.params.uri);
+    const read = await forwardRequest(upstream, 'resources/read', { ...req.params, uri }, extra);
+    if (state.upstreams.length === 1 || !Array.isArray(read['contents'])) return read;
+    return { ...read, contents: (read['contents'] as { uri: string }[]).map((c) => ({ ...c, uri: namespacedUri(upstream.config.name, c.uri) })) };
   });
-  server.setRequestHandler(SubscribeRequestSchema, async (req, extra) => forwardRequest(await resourceOwner(state, req.params.uri, extra), 'resources/subscribe', params(req.params), extra));
-  server.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => forwardRequest(await resourceOwner(state, req.params.uri, extra), 'resources/unsubscribe', params(req.params), extra));
+  server.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
+    requireCapability(state, 'resources', 'resources/subscribe');
+    const { upstream, uri } = resourceOwner(state, req.params.uri);
+    return forwardRequest(upstream, 'resources/subscribe', { ...req.params, uri }, extra);
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => {
+    requireCapability(state, 'resources', 'resources/unsubscribe');
+    const { upstream, uri } = resourceOwner(state, req.params.uri);
+    return forwardRequest(upstream, 'resources/unsubscribe', { ...req.params, uri }, extra);
+  });
 
   server.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
+    requireCapability(state, 'completions', 'completion/complete');
     const only = single();
     if (only) return forwardRequest(only, 'completion/complete', params(req.params), extra);
     const ref = req.params.ref as { type: string; name?: string; uri?: string };
@@ -174,6 +203,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
     return forwardRequest(target, 'completion/complete', params(req.params), extra);
   });
   server.setRequestHandler(SetLevelRequestSchema, async (req, extra) => {
+    requireCapability(state, 'logging', 'logging/setLevel');
     await Promise.all(withCapability(state, 'logging').map((u) => forwardRequest(u, 'logging/setLevel', params(req.params), extra).catch(() => undefined)));
     return {};
   });
@@ -215,8 +245,14 @@ export async function startSession(options: GatewayOptions, transport: Transport
   };
 }
 
+/**
+ * The union of the upstreams' capabilities, and nothing they lack: a client then gets −32601 for
+ * `resources/list` or `logging/setLevel` exactly as it would directly. (The gateway's own
+ * `trc://resource/…` links are still read with `resources/read`: SDK clients do not check the
+ * capability before a request unless told to.)
+ */
 function advertised(upstreams: readonly UpstreamConnection[]): ServerCapabilities {
-  const caps: ServerCapabilities = { tools: {}, resources: {} };
+  const caps: ServerCapabilities = { tools: {} };
   for (const u of upstreams) {
     const c = u.serverCapabilities;
     for (const key of ['tools', 'resources', 'prompts', 'logging', 'completions'] as const) {
@@ -224,6 +260,11 @@ function advertised(upstreams: readonly UpstreamConnection[]): ServerCapabilitie
     }
   }
   return caps;
+}
+
+/** −32601 when no upstream has `cap`, as a direct connection to those servers answers. */
+function requireCapability(state: SessionState, cap: 'prompts' | 'resources' | 'logging' | 'completions', method: string): void {
+  if (withCapability(state, cap).length === 0) throw new RelayedRpcError(METHOD_NOT_FOUND, `Method not found: ${method}`);
 }
 
 function withCapability(state: SessionState, cap: 'prompts' | 'resources' | 'logging' | 'completions'): UpstreamConnection[] {
@@ -241,21 +282,13 @@ async function listAll(up: UpstreamConnection, method: string, field: string, ex
   return all;
 }
 
-async function resourceOwner(state: SessionState, uri: string, extra: ForwardExtra): Promise<UpstreamConnection> {
-  if (state.upstreams.length === 1) return state.upstreams[0] as UpstreamConnection;
-  const known = state.resourceOwners.get(uri);
-  if (known !== undefined) return known;
-  // Not listed (e.g. a template instance): ask each upstream with resources until one has it.
-  for (const u of withCapability(state, 'resources')) {
-    try {
-      await forwardRequest(u, 'resources/read', { uri }, extra);
-      state.resourceOwners.set(uri, u);
-      return u;
-    } catch {
-      // try the next one
-    }
-  }
-  throw new RelayedRpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+/** The upstream that serves `uri` (namespaced when there are several), and its own URI. */
+function resourceOwner(state: SessionState, uri: string): { upstream: UpstreamConnection; uri: string } {
+  if (state.upstreams.length === 1) return { upstream: state.upstreams[0] as UpstreamConnection, uri };
+  const parsed = upstreamUri(uri);
+  const upstream = parsed === null ? undefined : withCapability(state, 'resources').find((u) => u.config.name === parsed.upstream);
+  if (parsed === null || upstream === undefined) throw new RelayedRpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+  return { upstream, uri: parsed.uri };
 }
 
 async function readGatewayResource(state: SessionState, uri: string): Promise<Record<string, unknown>> {

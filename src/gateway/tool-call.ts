@@ -12,7 +12,7 @@ import { toMcpResult } from '../adapters/mcp/index.js';
 import { RelayedRpcError, type ForwardExtra } from './forward.js';
 import { upstreamInvoker } from './mcp-invoker.js';
 import type { GatewayOptions, SessionState } from './session-state.js';
-import { reconnectUpstream, resolveTool } from './session-upstreams.js';
+import { holdOf, reconnectUpstream, resolveTool } from './session-upstreams.js';
 import { toolRulesFor } from './tool-rules.js';
 
 /** `_meta` key a client may set to choose the idempotency key of a write. */
@@ -49,7 +49,9 @@ export async function callTool(state: SessionState, params: { name: string; argu
   if (route === null) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
   const { upstream, name: upstreamTool, tool } = route;
   const listing: McpListing | undefined = tool === undefined ? undefined : (tool as McpListing);
-  const rules = toolRulesFor(state.options.config, upstream.config, params.name, upstreamTool, listing, CONFIRM_META_KEY);
+  const compiled = toolRulesFor(state.options.config, upstream.config, params.name, upstreamTool, listing, CONFIRM_META_KEY);
+  const hold = await holdOf(state, upstream, tool);
+  const rules = hold === null ? compiled : { ...compiled, hold };
   const meta = params._meta ?? {};
   const args = params.arguments ?? {};
   const callId = `call_${randomUUID()}`;
@@ -77,8 +79,8 @@ export async function callTool(state: SessionState, params: { name: string; argu
     // A protocol error from the upstream stays a JSON-RPC error (SPEC X1), in the pipeline's words.
     throw new RelayedRpcError(error.jsonrpc_code, error.message, { [ENVELOPE_META_KEY]: env });
   }
-  const success = env.status === 'succeeded' || env.status === 'partial';
-  return toMcpResult(env, { structured: success && tool?.outputSchema !== undefined ? 'always' : 'auto' }) as CallToolResult;
+  // With an output schema the client validates structured content: never error details there.
+  return toMcpResult(env, { structured: tool?.outputSchema !== undefined ? 'always' : 'auto' }) as CallToolResult;
 }
 
 /** The client's `_meta` as forwarded upstream: the gateway's own keys out, the idempotency key in. */

@@ -43,7 +43,8 @@ async function checkConfigFile(path: string, shown: string): Promise<void> {
   }
 }
 
-const HELP = `Usage: trc gateway [--config FILE] [--http PORT] [--store PATH] [--name NAME] -- CMD [ARGS...]
+const HELP = `Usage: trc gateway [--config FILE] [--http PORT] [--store PATH] [--name NAME] [--trusted]
+                   [--annotations MODE] [--on-tool-change MODE] -- CMD [ARGS...]
 
 Run an MCP gateway in front of unmodified MCP servers. The MCP client talks to the gateway
 (stdio by default, Streamable HTTP with --http); the gateway spawns the upstream server
@@ -78,6 +79,16 @@ Options:
   --store PATH    SQLite file for audit, resources, handles and ledger
                   (default: the config's "store", else ./.trc/trc.sqlite)
   --name NAME     name of the CMD upstream (default: derived from the command)
+  --trusted       the CMD upstream is trusted: its annotations are policy and an
+                  envelope it embeds may be adopted (its text stays external data)
+  --annotations MODE  how the CMD upstream's MCP annotations count: policy, hint
+                  (default when untrusted: readOnlyHint makes a tool a read), ignore
+  --on-tool-change MODE  a tool whose description or schema changed since it was
+                  first seen: flag (default; listed marked) or hold (calls refused)
+  --accept-tool-changes  re-pin the tools whose definition changed since they were
+                  first seen (after you reviewed them); without it they stay flagged
+                  A config upstream entry with no "command"/"url" is the policy of
+                  the CMD upstream too (name, defaults, tools); flags win over it.
   -h, --help      show this help
 
 HTTP security: the gateway answers only loopback Host names when bound to loopback and
@@ -108,7 +119,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const upstreamArgv = dash === -1 ? [] : argv.slice(dash + 1);
   const { values } = parseFlags({
     args: [...own],
-    options: { config: { type: 'string' }, http: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' }, name: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'idle-timeout': { type: 'string' }, 'max-sessions': { type: 'string' } },
+    options: { config: { type: 'string' }, trusted: { type: 'boolean' }, 'accept-tool-changes': { type: 'boolean' }, annotations: { type: 'string' }, 'on-tool-change': { type: 'string' }, http: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' }, name: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'idle-timeout': { type: 'string' }, 'max-sessions': { type: 'string' } },
     strict: true,
     allowPositionals: false,
   });
@@ -141,7 +152,23 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       throw error;
     }
   }
-  config = upstreamFromCommand(config, upstreamArgv, values.name);
+  const oneOf = <T extends string>(flag: string, text: string, allowed: readonly T[]): T => {
+    if (!(allowed as readonly string[]).includes(text)) throw new UsageError(`--${flag} needs one of ${allowed.join(', ')}, got "${text}"`);
+    return text as T;
+  };
+  const policy = {
+    ...(values.trusted === true ? { trusted: true } : {}),
+    ...(values.annotations === undefined ? {} : { annotations: oneOf('annotations', values.annotations, ['policy', 'hint', 'ignore'] as const) }),
+    ...(values['on-tool-change'] === undefined ? {} : { on_tool_change: oneOf('on-tool-change', values['on-tool-change'], ['flag', 'hold'] as const) }),
+  };
+  if (upstreamArgv.length === 0 && Object.keys(policy).length > 0) throw new UsageError('--trusted, --annotations and --on-tool-change apply to the "-- CMD" upstream; give one after "--"');
+  try {
+    config = upstreamFromCommand(config, upstreamArgv, values.name, policy);
+  } catch (error) {
+    if (!isTrcError(error)) throw error;
+    println(io.stderr, `trc gateway: ${error.message}`);
+    return 2;
+  }
   if ((config.upstreams ?? []).length === 0) throw new UsageError('no upstream: give one after "--" (trc gateway -- CMD ARGS) or in --config');
 
   let opened;
@@ -152,7 +179,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     throw new InputError(`cannot open the store: ${why}`);
   }
   const { store, path } = opened;
-  const options = { config, store, onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`) };
+  const options = { config, store, ...(values['accept-tool-changes'] === true ? { acceptToolChanges: true } : {}), onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`) };
   // Expired handles and stored results go while the gateway runs (at start, then every 10 min).
   const stopSweeper = startSweeper(store, (error) => println(io.stderr, `trc gateway: sweeping expired handles failed: ${error.message}`));
   try {
