@@ -36,6 +36,8 @@ export interface UpstreamConfig {
   readonly trusted?: boolean;
   /** How MCP annotations count (default: `policy` when trusted, else `hint`). */
   readonly annotations?: 'policy' | 'hint' | 'ignore';
+  /** Largest message accepted from a stdio upstream, in bytes (default 128 MiB). */
+  readonly max_message_bytes?: number;
   /** A tool whose description or schema changed since it was first seen (T5): `flag` (default) or `hold`. */
   readonly on_tool_change?: 'flag' | 'hold';
   /** How a flagged tool is listed: its description `marked` as external text (default) or `withheld`. */

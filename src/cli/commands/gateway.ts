@@ -2,20 +2,18 @@
  * `trc gateway [--config FILE] [--http PORT] [--store PATH] -- CMD ARGS...`
  */
 import { readFile, stat } from 'node:fs/promises';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isTrcError } from '../../contract/index.js';
-import { coalesceWrites, flushAudit, loadGatewayConfig, openGatewayStore, serveHttp, startSession, startSweeper, upstreamFromCommand, type GatewayConfig } from '../../gateway/index.js';
+import { MAX_CLIENT_MESSAGE_BYTES, coalesceWrites, flushAudit, lineTransport, loadGatewayConfig, openGatewayStore, serveHttp, startSession, startSweeper, upstreamFromCommand, type GatewayConfig } from '../../gateway/index.js';
 import { parseFlags } from '../flags.js';
 import { describeListenError, parseHost } from '../host.js';
 import { InputError, InputTooLargeError, formatBytes, requireFile } from '../input.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
-import { capLineLength } from '../line-cap.js';
 
 /**
  * The longest JSON-RPC message (one line) a stdio client may send: 8 MiB. The MCP SDK's stdio
  * transport gives up at 10 MiB without a word, so the gateway says it first.
  */
-const MAX_STDIO_MESSAGE_BYTES = 8 * 1024 * 1024;
+const MAX_STDIO_MESSAGE_BYTES = MAX_CLIENT_MESSAGE_BYTES;
 /** The largest configuration file read: 1 MiB, and nesting at most 64 levels deep. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 const MAX_CONFIG_DEPTH = 64;
@@ -215,12 +213,17 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     coalesceWrites(io.stdout);
     let tooLong = false;
     let stop = (): void => undefined;
-    const input = capLineLength(io.stdin, MAX_STDIO_MESSAGE_BYTES, () => {
-      tooLong = true;
-      println(io.stderr, `trc gateway: a message from the client is larger than ${formatBytes(MAX_STDIO_MESSAGE_BYTES)}, the limit for one stdio message; the session is closed`);
-      stop();
+    // The gateway frames stdio itself: linear in the message size, one limit per message.
+    const transport = lineTransport(io.stdin, io.stdout, {
+      maxMessageBytes: MAX_STDIO_MESSAGE_BYTES,
+      side: 'client',
+      onTooLarge: () => {
+        tooLong = true;
+        println(io.stderr, `trc gateway: a message from the client is larger than ${formatBytes(MAX_STDIO_MESSAGE_BYTES)}, the limit for one stdio message; the session is closed`);
+        stop();
+      },
     });
-    const session = await startSession(options, new StdioServerTransport(input, io.stdout));
+    const session = await startSession(options, transport);
     // The client closing stdin ends the session; the SDK stdio transport does not notice EOF.
     stop = () => void session.close();
     if (tooLong) stop();
