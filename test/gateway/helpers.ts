@@ -21,6 +21,7 @@ export const SERVERS = {
   everything: [process.execPath, pkg('server-everything'), 'stdio'],
   memory: [process.execPath, pkg('server-memory')],
   filesystem: (dir: string) => [process.execPath, pkg('server-filesystem'), dir],
+  sequential: [process.execPath, pkg('server-sequential-thinking')],
   faulty: [process.execPath, fileURLToPath(new URL('./fixtures/faulty-server.mjs', import.meta.url))],
 } as const;
 
