@@ -54,6 +54,8 @@ describe.each(['v1', 'v2'] as const)('a multi-MB file through server-filesystem,
     expect(env.completeness.trimmed.map((t) => t.pointer)).toContain('/data/content');
     const [ref] = env.resources;
     expect(ref?.bytes).toBe(bytes);
+    // The stored file is text, and says so (it was labelled application/json).
+    expect(ref?.mime_type).toBe('text/plain; charset=utf-8');
     const links = (result['content'] as { type: string; uri?: string }[]).filter((b) => b.type === 'resource_link');
     expect(links.map((l) => l.uri)).toEqual([ref?.uri]);
 

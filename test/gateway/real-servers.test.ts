@@ -173,7 +173,7 @@ describe.each(['v1', 'v2'] as const)('four real servers behind the gateway, SDK 
     const gw = await client(gen, gatewayArgv(REAL.filesystem.argv, ['--store', store]));
     await gw.listTools();
     const r = await gw.callTool('read_text_file', { path: join(files, 'fox.txt') });
-    const env = envelopeOf(r) as { side_effect: Record<string, unknown>; warnings: { code: string }[]; citable?: boolean };
+    const env = envelopeOf(r) as unknown as { side_effect: Record<string, unknown>; warnings: { code: string }[]; citable?: boolean };
     const modelText = (r['content'] as { type: string; text?: string }[]).filter((b) => b.type === 'text').map((b) => b.text ?? '').join('');
     // Measured: 47 characters of file become ~680 characters in all (boundary, labels, contract view).
     expect(modelText.length).toBeLessThan(47 + 700);
