@@ -29,4 +29,6 @@ export interface FitContext {
   readonly ttlMs?: number;
   /** Exact bytes of the input, stored byte for byte when the result is trimmed. */
   readonly raw?: Uint8Array | string;
+  /** MIME type of `raw` when it is stored (default: `text/plain; charset=utf-8` for a string, else `application/octet-stream`). */
+  readonly rawMimeType?: string;
 }

@@ -20,10 +20,10 @@ export async function writeAll(writer: ResourceWriter, bytes: Uint8Array, chunkB
 /**
  * A spool over bytes that are already in memory: written to the store only on commit.
  */
-export function memorySpool(store: Store, bytes: () => Uint8Array, owner: { principal: string; tool: string; expiresAt: string }): Spool {
+export function memorySpool(store: Store, bytes: () => Uint8Array, owner: { principal: string; tool: string; expiresAt: string; mimeType?: string }): Spool {
   return {
     async commit() {
-      const writer = await store.createResource({ principal: owner.principal, tool: owner.tool, mimeType: 'application/json', expiresAt: owner.expiresAt });
+      const writer = await store.createResource({ principal: owner.principal, tool: owner.tool, mimeType: owner.mimeType ?? 'application/json', expiresAt: owner.expiresAt });
       try {
         await writeAll(writer, bytes());
       } catch (cause) {

@@ -37,6 +37,14 @@ export async function fit(input: unknown, budget: Budget = {}, ctx: FitContext =
     if (ctx.raw !== undefined) return typeof ctx.raw === 'string' ? encoder.encode(ctx.raw) : ctx.raw;
     return encoder.encode(JSON.stringify(input));
   };
-  const spool = store === undefined ? null : memorySpool(store, bytes, { principal: ctx.principal ?? 'anonymous', tool: ctx.tool ?? env.call.tool_name, expiresAt });
+  // The bytes stored are the caller's raw ones only when nothing was filtered; else the JSON.
+  let rawMime: string | undefined;
+  if (ctx.raw !== undefined) rawMime = ctx.rawMimeType ?? (typeof ctx.raw === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream');
+  const spool = store === undefined ? null : memorySpool(store, bytes, {
+    principal: ctx.principal ?? 'anonymous', tool: ctx.tool ?? env.call.tool_name, expiresAt,
+    get mimeType() {
+      return filtered === null && rawMime !== undefined ? rawMime : 'application/json';
+    },
+  });
   return fitCore({ env, wrapped, spool }, resolved, coreCtx);
 }

@@ -61,6 +61,19 @@ function diffPointers(a: unknown, b: unknown, at: string, out: string[], limit: 
   }
 }
 
+/** True when `text` equals a string somewhere in `value` (bounded walk). */
+function isStringValueOf(text: string, value: unknown): boolean {
+  if (text.trim() === '') return false;
+  let budget = 10_000;
+  const walk = (v: unknown): boolean => {
+    if (--budget < 0) return false;
+    if (typeof v === 'string') return v === text || v.trim() === text.trim();
+    if (v === null || typeof v !== 'object') return false;
+    return (Array.isArray(v) ? v : Object.values(v)).some(walk);
+  };
+  return walk(value);
+}
+
 /**
  * Decide whether `text` (an MCP text block) and `structured` (`structuredContent`) describe the
  * same observation: canonical JSON equality when the text is a JSON object/array, otherwise
@@ -92,6 +105,9 @@ export function compareContent(text: string, structured: unknown, options: Compa
       ],
     };
   }
+  // A text that is one of the structured values (a file returned as `{ content }` and as text)
+  // states exactly what the data does: its numbers are part of that value, not claims about others.
+  if (isStringValueOf(text, structured)) return { verdict: 'consistent', mode: 'values', citable: true, findings: [] };
   const values = extractTextValues(text);
   if (values.length === 0) return { verdict: 'unverifiable', mode: 'values', citable: true, findings: [] };
   const pool = emptyPool();

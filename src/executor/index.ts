@@ -27,6 +27,7 @@ export { referencedCalls } from './call-all.js';
 export type { CallAllOptions, CallAllResult } from './call-all.js';
 export { permissivePolicy, passThrough, presentAsJson, defaultStages, checkOutputSchema } from './stages.js';
 export type { Stages, EnvelopeStage, StageContext, Policy, PolicyDecision } from './stages.js';
+export { STRUCTURED_CONTENT_WITHHELD } from './module-stages.js';
 export { visibilityStage, trustStage, budgetStage, evidenceStage, modelTextStage, presentStage, modelFactsStage } from './module-stages.js';
 export { storeAuditSink, writeBehindAuditSink, enqueueAudit, flushAudit, AUDIT_WINDOW_MS, AUDIT_MAX_BATCH } from './audit-sink.js';
 export type { AuditSink, AuditEntry } from './audit-sink.js';
@@ -41,7 +42,8 @@ export { openResource, HANDLE_ERROR_CODES, RESOURCE_URI_PREFIX } from '../budget
 export type { FollowArgs } from './follow-tool.js';
 export { envelopeFromOutcome } from './standalone.js';
 export type { OutcomeOptions } from './standalone.js';
-export { renderModelText, modelView, WITHHELD_TEXT, UNTRUSTED_SOURCE_TYPES } from '../trust/index.js';
+export { renderModelText, modelView, mcpBlockView, scanTool, vetInstructions, vetToolListing, WITHHELD_TEXT, UNTRUSTED_SOURCE_TYPES } from '../trust/index.js';
+export type { FlaggedListing, McpBlockView, ToolMetadataFinding, VettedTool } from '../trust/index.js';
 export type { ReconcileReport } from './recover.js';
 export type { CallAuditDetail, EffectPosition, LayerNotes } from './audit.js';
 export type { Principal, ToolCall, ToolOutput, ToolContext, ToolSpec, ModelContext, WriteBack, FieldVisibility, JsonSchema } from './types.js';

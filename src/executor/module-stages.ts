@@ -123,9 +123,33 @@ export function budgetStage(defaults: Budget = {}): EnvelopeStage {
     const maxBytes = Math.max(128, limits.maxBytes - reserve.bytes);
     const env = shortenTexts(envelope, Math.max(256, Math.min(limits.maxStringChars, Math.floor(maxBytes / 4))));
     const b = bounds(env.data);
-    if (b.bytes <= Math.min(maxTokens, maxBytes) && b.items <= limits.maxItems && b.chars <= limits.maxStringChars && b.depth <= limits.maxDepth) return env;
-    return fitToBudget(env, ctx, { ...limits, maxTokens, maxBytes }, rules);
+    if (b.bytes <= Math.min(maxTokens, maxBytes) && b.items <= limits.maxItems && b.chars <= limits.maxStringChars && b.depth <= limits.maxDepth) return schemaStillHolds(env, rules, ctx);
+    return fitToBudget(env, ctx, { ...limits, maxTokens, maxBytes }, rules).then((fitted) => schemaStillHolds(fitted, rules, ctx));
   };
+}
+
+/** Warning code: the data no longer matches the tool's output schema, so it is not sent as structured content. */
+export const STRUCTURED_CONTENT_WITHHELD = 'STRUCTURED_CONTENT_WITHHELD';
+
+/**
+ * S12 after the contract changed the data: a result that matched its output schema may not once
+ * internal fields are removed or fitting cut it. Structured content must validate, so such a
+ * result says so (the renderer then sends none); the full result is stored when fitting cut it.
+ */
+function schemaStillHolds(env: Envelope, rules: ToolRules, ctx: StageContext): Envelope {
+  const check = rules.validateOutput;
+  if (check === null || (env.status !== 'succeeded' && env.status !== 'partial')) return env;
+  const cut = env.completeness?.trimmed !== undefined && env.completeness.trimmed.length > 0;
+  const filtered = env.warnings.some((w) => typeof w === 'object' && w.code === 'FIELDS_WITHHELD');
+  if (!cut && !filtered) return env;
+  const r = check(env.data);
+  if (r.ok !== false) return env;
+  const where = r.findings.slice(0, 3).map((f) => `${f.pointer || '(root)'} ${f.message}`).join('; ');
+  const stored = (env.resources ?? []).map((x) => x.uri);
+  const why = filtered ? 'internal fields were withheld' : 'the result was cut to fit the budget';
+  ctx.notes.contract.push(`output schema no longer holds after ${filtered ? 'visibility' : 'fitting'}: ${where}`);
+  const message = `${why}, so the data no longer matches the tool's output schema (${where}) and is not sent as structured content${stored.length > 0 ? `; the full result is stored at ${stored.join(', ')}` : ''}`;
+  return { ...env, warnings: [...env.warnings, { code: STRUCTURED_CONTENT_WITHHELD, message }] };
 }
 
 /**
@@ -157,6 +181,20 @@ function rawText(ctx: StageContext): string | undefined {
   return block?.type === 'text' && typeof block.text === 'string' ? maskText(block.text) : undefined;
 }
 
+/** The MIME type of a stored text: JSON when it is a JSON document, else plain text. */
+function textMime(text: string): string {
+  const t = text.trimStart();
+  if (t.startsWith('{') || t.startsWith('[')) {
+    try {
+      JSON.parse(text);
+      return 'application/json';
+    } catch {
+      // Plain text that starts with a bracket.
+    }
+  }
+  return 'text/plain; charset=utf-8';
+}
+
 async function fitToBudget(envelope: Envelope, ctx: StageContext, budget: Budget, rules: ToolRules): Promise<Envelope> {
   const raw = rawText(ctx);
   const fitted = await fit(envelope, budget, {
@@ -167,7 +205,7 @@ async function fitToBudget(envelope: Envelope, ctx: StageContext, budget: Budget
     now: () => new Date(ctx.now()),
     ...(rules.handleTtlMs === undefined ? {} : { ttlMs: rules.handleTtlMs }),
     // Only an unchanged text is stored as the text: anything masked or filtered stores the envelope.
-    ...(raw !== undefined && envelope.warnings.every((w) => typeof w !== 'object' || w.code !== 'FIELDS_WITHHELD') ? { raw } : {}),
+    ...(raw !== undefined && envelope.warnings.every((w) => typeof w !== 'object' || w.code !== 'FIELDS_WITHHELD') ? { raw, rawMimeType: textMime(raw) } : {}),
   });
   ctx.notes.contract.push(`budget: ${fitted.completeness?.state ?? 'unknown'}${fitted.resources?.length ? `, raw result stored as ${fitted.resources.map((r) => r.uri).join(', ')}` : ''}`);
   return fitted;

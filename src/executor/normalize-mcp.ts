@@ -6,7 +6,7 @@
 import { CONTRACT_VERSION, digest, escapePointerToken, failed, type CallInput, type Envelope, type ErrorInfo, type Evidence, type SideEffect, type Warning } from '../contract/index.js';
 import { toolHints } from '../trust/index.js';
 import type { McpListing } from './invoker.js';
-import { normalizeContent, type McpBlock } from './mcp-content.js';
+import { normalizeContent, type McpBlock, type NormalizedContent } from './mcp-content.js';
 import { checkEmbeddedEnvelope } from './mcp-embedded.js';
 import { classifyToolError, errorPayload } from './mcp-tool-error.js';
 import type { ToolRules } from './rules.js';
@@ -42,15 +42,41 @@ export interface McpInput {
   readonly external: ExternalMarks;
 }
 
-/** True when `text` is exactly a JSON serialization of `structured` (key order aside). */
-function isSerializationOf(text: string, structured: Record<string, unknown>): boolean {
+/**
+ * Where in the data `text` is a plain copy of a structured value: `/data` when it is a JSON
+ * serialization of the whole structured content (key order and spacing aside), the pointer of a
+ * string value it equals (a server that returns a file as `{ content }` and as text), or
+ * undefined. Such a text says nothing the data does not, so it is kept once, as the data.
+ */
+function copyPointer(text: string, structured: Record<string, unknown>): string | undefined {
   const t = text.trim();
-  if (!t.startsWith('{')) return false;
-  try {
-    return sameJsonValue(JSON.parse(t), structured);
-  } catch {
-    return false;
+  if (t.startsWith('{')) {
+    try {
+      if (sameJsonValue(JSON.parse(t), structured)) return '/data';
+    } catch {
+      // Not JSON: maybe a copy of one string value.
+    }
   }
+  if (text === '') return undefined;
+  let budget = 10_000;
+  const find = (v: unknown, at: string): string | undefined => {
+    if (--budget < 0) return undefined;
+    if (typeof v === 'string') return v === text ? at : undefined;
+    if (v === null || typeof v !== 'object') return undefined;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const hit = find(v[i], `${at}/${i}`);
+        if (hit !== undefined) return hit;
+      }
+      return undefined;
+    }
+    for (const [k, x] of Object.entries(v)) {
+      const hit = find(x, `${at}/${escapePointerToken(k)}`);
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
+  };
+  return find(structured, '/data');
 }
 
 function sameJsonValue(a: unknown, b: unknown): boolean {
@@ -97,7 +123,7 @@ export function normalizeMcp(input: McpInput): McpNormalized {
     asData,
     untrustedSource: rules.sourceUntrusted,
     source: rules.source,
-    ...(structured === undefined || isError ? {} : { serializes: (text: string) => isSerializationOf(text, structured) }),
+    ...(structured === undefined || isError ? {} : { serializes: (text: string) => copyPointer(text, structured) }),
   });
   const texts = content.texts.map((t) => t.text);
   const embedded = result._meta?.[ENVELOPE_META_KEY];
@@ -114,7 +140,7 @@ export function normalizeMcp(input: McpInput): McpNormalized {
       const said = payload?.['message'] ?? (payload?.['error'] as Record<string, unknown> | undefined)?.['message'];
       if (typeof said === 'string') input.external.errorText.push(said);
     }
-    return { kind: 'tool_error', error, extensions: { mcp: { content: content.blocks } }, evidence: content.evidence };
+    return { kind: 'tool_error', error, extensions: mcpExtension(content, false), evidence: content.evidence };
   }
   if (structured === undefined && schema !== undefined) {
     return { kind: 'contract_error', error: { category: 'contract', code: 'MCP_STRUCTURED_CONTENT_MISSING', message: 'the tool declares an output schema but returned no structuredContent', retryable: false, action: 'explain_to_user', kind: 'execution' } };
@@ -144,8 +170,8 @@ export function normalizeMcp(input: McpInput): McpNormalized {
     untrusted_content: content.untrusted,
     side_effect,
     warnings,
+    extensions: mcpExtension(content, asData),
     result_digest: digest(data),
-    ...(asData ? {} : { extensions: { mcp: { content: content.blocks } } }),
   };
   const annotations = input.listing?.annotations;
   if (annotations !== undefined) env = { ...env, tool_hints: toolHints(input.server.name, input.server.trusted, annotations) };
@@ -156,6 +182,14 @@ export function normalizeMcp(input: McpInput): McpNormalized {
     notes.push(checked.note);
   }
   return { kind: 'ok', envelope: env, notes };
+}
+
+/**
+ * Where the renderer finds the upstream's blocks: in the data (`content_at`) or here
+ * (`content`), with the binary payloads (`parts`) that never enter the data.
+ */
+function mcpExtension(content: NormalizedContent, asData: boolean): Record<string, unknown> {
+  return { mcp: { ...(asData ? { content_at: '/data/content' } : { content: content.blocks }), ...(content.parts.length === 0 ? {} : { parts: content.parts }) } };
 }
 
 /** The MCP wire facts the evidence stage compares (E7): text blocks next to structured content. */

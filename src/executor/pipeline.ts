@@ -212,6 +212,14 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     return finish(failed({ call: callInfo, error, side_effect: noEffect }));
   }
   detail.call.args_valid = true;
+  if (rules.hold !== undefined) {
+    detail.call.authorization = 'deny';
+    detail.call.authorization_reason = rules.hold.reason;
+    notes.call.push(`held (${rules.hold.code}): ${rules.hold.reason}`);
+    const error: ErrorInfo = { category: 'authorization', code: rules.hold.code, message: rules.hold.reason, retryable: false, action: 'explain_to_user', kind: 'execution' };
+    detail.execution.classification = error;
+    return finish(failed({ call: callInfo, error, side_effect: noEffect }));
+  }
   lap?.('args');
   let policyPrincipal = principal;
   if (options.run !== undefined) {

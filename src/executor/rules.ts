@@ -12,7 +12,12 @@ import type { Visibility } from '../trust/index.js';
 export type Risk = 'low' | 'medium' | 'high' | 'critical';
 
 /** Where the effect class came from: the host declared it, a trusted server annotated it, or neither (a possible write). */
-export type EffectSource = 'declared' | 'annotation' | 'default';
+/**
+ * Where a tool's effect came from: the host declared it, a trusted server's annotation (policy),
+ * an untrusted server's `readOnlyHint` taken as a hint (`hint`: handled as a read, and the
+ * envelope's `tool_hints` says whose claim it was), or nothing said (`default`: a possible write).
+ */
+export type EffectSource = 'declared' | 'annotation' | 'hint' | 'default';
 
 /** One place where a value breaks a schema, pointer rooted at the envelope (`/data/...`). */
 export interface SchemaFinding {
@@ -57,6 +62,11 @@ export interface ToolRules {
   readonly trusted: readonly string[];
   /** Every value and key of the result is external text (web, mail, MCP servers, framework tools…). */
   readonly sourceUntrusted: boolean;
+  /**
+   * Calls are refused while set (e.g. an upstream tool whose definition changed since it was
+   * pinned, T5): a failed envelope with this code, before any policy or attempt.
+   */
+  readonly hold?: { readonly code: string; readonly reason: string };
   /** Glob (rooted at the envelope) → who may see the field. */
   readonly visibility: Readonly<Record<string, Visibility>>;
   /** Size budget of the model-visible result; unset limits come from the executor. */

@@ -48,7 +48,8 @@ const upstream = {
   type: 'object',
   additionalProperties: false,
   required: ['name'],
-  oneOf: [{ required: ['command'] }, { required: ['url'] }],
+  // An entry with neither is the policy of the `-- CMD` upstream of the command line.
+  not: { required: ['command', 'url'] },
   properties: {
     name: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Prefix used when tool names collide.' },
     command: { type: 'string', minLength: 1 },
@@ -61,7 +62,11 @@ const upstream = {
       pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
       description: 'For a url upstream: the environment variable holding a token sent as "Authorization: Bearer <token>".',
     },
-    trusted: { type: 'boolean', description: 'Only then are MCP tool annotations taken as policy (T5).' },
+    trusted: { type: 'boolean', description: 'Only then are MCP tool annotations taken as policy (T5) and an embedded envelope adopted.' },
+    max_message_bytes: { type: 'integer', minimum: 1024, maximum: 1073741824, description: 'Largest message (one line) accepted from a stdio upstream; a longer one ends the connection with an error that says so. Default 128 MiB.' },
+    annotations: { enum: ['policy', 'hint', 'ignore'], description: 'How MCP annotations count: policy (default when trusted), hint (default: readOnlyHint makes a tool a read), ignore.' },
+    on_tool_change: { enum: ['flag', 'hold'], description: 'A tool whose description or schemas changed since first seen: flag it (listed marked, calls run) or hold it (calls refused until re-approved).' },
+    flagged_tools: { enum: ['marked', 'withheld'], description: 'How a flagged tool or untrusted description is listed: description marked as external text, or withheld.' },
     defaults: toolPolicy,
     tools: { type: 'object', additionalProperties: toolPolicy },
   },

@@ -34,6 +34,14 @@ export interface UpstreamConfig {
   /** For a `url` upstream: the environment variable holding its bearer token. */
   readonly bearer_token_env?: string;
   readonly trusted?: boolean;
+  /** How MCP annotations count (default: `policy` when trusted, else `hint`). */
+  readonly annotations?: 'policy' | 'hint' | 'ignore';
+  /** Largest message accepted from a stdio upstream, in bytes (default 128 MiB). */
+  readonly max_message_bytes?: number;
+  /** A tool whose description or schema changed since it was first seen (T5): `flag` (default) or `hold`. */
+  readonly on_tool_change?: 'flag' | 'hold';
+  /** How a flagged tool is listed: its description `marked` as external text (default) or `withheld`. */
+  readonly flagged_tools?: 'marked' | 'withheld';
   readonly defaults?: ToolPolicy;
   readonly tools?: Readonly<Record<string, ToolPolicy>>;
 }
@@ -74,7 +82,7 @@ export function checkGatewayConfig(value: unknown): ConfigProblem[] {
     // oneOf reports every branch; keep one readable line per pointer+message.
     const extra = e.keyword === 'additionalProperties' ? ` "${String((e.params as { additionalProperty?: string }).additionalProperty)}"` : '';
     const allowed = e.keyword === 'enum' ? ` (${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', ')})` : '';
-    const message = e.keyword === 'oneOf' ? 'an upstream needs exactly one of "command" or "url"' : `${e.message ?? 'invalid'}${extra}${allowed}`;
+    const message = e.keyword === 'not' ? 'an upstream has "command" or "url", not both' : `${e.message ?? 'invalid'}${extra}${allowed}`;
     const key = `${e.instancePath}\u0000${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -86,8 +94,14 @@ export function checkGatewayConfig(value: unknown): ConfigProblem[] {
 function semanticProblems(config: GatewayConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const names = new Set<string>();
+  let policyOnly = 0;
   (config.upstreams ?? []).forEach((u, i) => {
+    if (u.command === undefined && u.url === undefined && ++policyOnly > 1) {
+      problems.push({ pointer: `/upstreams/${i}`, line: null, message: 'only one upstream may name no "command" or "url" (it is the policy of the "-- CMD" upstream)' });
+    }
     if (names.has(u.name)) problems.push({ pointer: `/upstreams/${i}/name`, line: null, message: `duplicate upstream name "${u.name}"` });
+    // The first "__" of an exposed tool name ends the upstream name: no shadowing is possible.
+    if (u.name.includes('__')) problems.push({ pointer: `/upstreams/${i}/name`, line: null, message: `upstream name "${u.name}" contains "__", the separator of namespaced tool names` });
     names.add(u.name);
     const tokenEnv = u.bearer_token_env;
     if (tokenEnv !== undefined) {

@@ -24,3 +24,7 @@ export { readLookup } from './write-reconcile.js';
 export { NAMESPACE_SEPARATOR } from './routing.js';
 export { upstreamFromCommand } from './upstream-from-command.js';
 export { openGatewayStore } from './open-store.js';
+export { MAX_CLIENT_MESSAGE_BYTES, MAX_UPSTREAM_MESSAGE_BYTES, lineTransport, spawnTransport } from './stdio-transports.js';
+export type { SpawnedTransport } from './stdio-transports.js';
+export { lineFramer, MessageTooLargeError } from './line-framer.js';
+export type { FramerEvents, LineFramer } from './line-framer.js';

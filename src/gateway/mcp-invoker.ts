@@ -9,6 +9,7 @@ import { CallToolResultSchema, ErrorCode, type Tool } from '@modelcontextprotoco
 import { escapePointerToken } from '../contract/index.js';
 import type { Invoker, Outcome, ToolRules } from '../executor/index.js';
 import { forwardRequest, RelayedRpcError, type ForwardExtra } from './forward.js';
+import { namespacedUri } from './routing.js';
 import type { SessionState } from './session-state.js';
 import { reconnectUpstream } from './session-upstreams.js';
 import type { UpstreamConnection } from './upstream.js';
@@ -23,6 +24,22 @@ export interface ForwardedCall {
   readonly extra: ForwardExtra;
   /** A task-augmented call's outcome: the attempt fetches `tasks/result` of this upstream task instead of calling the tool. */
   readonly taskId?: string;
+}
+
+/**
+ * With several upstreams the client reads an upstream's resources by namespaced URI: the links
+ * and embedded resources of its results say so too (before the pipeline, so evidence agrees).
+ */
+function namespaceResultUris(result: Record<string, unknown>, upstream: string): Record<string, unknown> {
+  const content = result['content'];
+  if (!Array.isArray(content)) return result;
+  const blocks = content.map((b: Record<string, unknown>) => {
+    if (b?.['type'] === 'resource_link' && typeof b['uri'] === 'string') return { ...b, uri: namespacedUri(upstream, b['uri']) };
+    const r = b?.['resource'] as Record<string, unknown> | undefined;
+    if (b?.['type'] === 'resource' && typeof r?.['uri'] === 'string') return { ...b, resource: { ...r, uri: namespacedUri(upstream, r['uri']) } };
+    return b;
+  });
+  return { ...result, content: blocks };
 }
 
 function exitDetail(up: UpstreamConnection): string {
@@ -60,7 +77,7 @@ export function upstreamInvoker(state: SessionState, upstream: UpstreamConnectio
           // The executor's deadline ends the attempt; the SDK's own timeout only backs it up.
           const result = await forwardRequest(up, call.taskId === undefined ? 'tools/call' : 'tasks/result', params, { signal: ctx.signal, sendNotification: call.extra.sendNotification, ...(call.extra.requestId === undefined ? {} : { requestId: call.extra.requestId }) }, { timeoutMs: rules.timeoutMs + 1000 });
           const noise = up.noise - noiseBefore;
-          const parsed = CallToolResultSchema.safeParse(result);
+          const parsed = CallToolResultSchema.safeParse(state.upstreams.length > 1 ? namespaceResultUris(result, up.config.name) : result);
           if (!parsed.success) {
             const issues = parsed.error.issues.slice(0, 20).map((i) => ({ pointer: '/' + i.path.map((p) => escapePointerToken(String(p))).join('/'), message: i.message }));
             return { kind: 'mcp', result, listing, server, noise, issues };

@@ -1,13 +1,21 @@
 /**
- * Several upstreams behind one gateway: listings are merged, and a tool or prompt name that
- * more than one upstream offers is exposed as `<upstream>__<name>` (names unique to one
- * upstream are kept as they are). With a single upstream nothing is renamed or merged, and
- * listings pass through page by page.
+ * Several upstreams behind one gateway: listings are merged, and names are unique by
+ * construction, so no upstream can shadow another's tool or prompt. A name is kept as it is only
+ * when exactly one upstream offers it and it does not contain the separator `__`; every other
+ * name is exposed as `<upstream>__<name>`. Upstream names cannot contain `__` (the
+ * configuration refuses them), so the first `__` of an exposed name always ends an upstream
+ * name: an untrusted server's tool literally named `pay__charge` is exposed as
+ * `evil__pay__charge` and can never take the place of upstream `pay`'s `charge`.
+ * Resource URIs of several upstreams are namespaced the same way (`trc-upstream://<name>/<uri>`).
+ * With a single upstream nothing is renamed or merged, and listings pass through page by page.
  */
 import type { UpstreamConnection } from './upstream.js';
 
-/** Separator between upstream name and tool/prompt name for colliding names. */
+/** Separator between upstream name and tool/prompt name. */
 export const NAMESPACE_SEPARATOR = '__';
+
+/** Scheme of a namespaced resource URI: `trc-upstream://<upstream>/<the upstream's own URI>`. */
+export const UPSTREAM_URI_PREFIX = 'trc-upstream://';
 
 /** Where a client-visible name goes. */
 export interface Route {
@@ -16,7 +24,8 @@ export interface Route {
 }
 
 /**
- * Name the items of every upstream, prefixing only names offered by more than one.
+ * Name the items of every upstream: a name offered by one upstream only and free of the
+ * separator is kept, every other is prefixed with its upstream's name.
  * @example namespaceItems([['a', [{ name: 'x' }]], ['b', [{ name: 'x' }]]]) // a__x, b__x
  */
 export function namespaceItems<T extends { name: string }>(
@@ -28,10 +37,33 @@ export function namespaceItems<T extends { name: string }>(
   const routes = new Map<string, Route>();
   for (const [up, list] of lists) {
     for (const item of list) {
-      const exposed = (count.get(item.name) ?? 0) > 1 ? `${up.config.name}${NAMESPACE_SEPARATOR}${item.name}` : item.name;
+      const keep = (count.get(item.name) ?? 0) === 1 && !item.name.includes(NAMESPACE_SEPARATOR);
+      const exposed = keep ? item.name : `${up.config.name}${NAMESPACE_SEPARATOR}${item.name}`;
+      // One upstream listing one name twice: the first entry is the one routed to.
+      if (routes.has(exposed)) continue;
       items.push(exposed === item.name ? item : { ...item, name: exposed });
       routes.set(exposed, { upstream: up, name: item.name });
     }
   }
   return { items, routes };
+}
+
+/**
+ * The namespaced form of an upstream's resource URI (several upstreams only).
+ * @example namespacedUri('fs', 'file:///a.md') // 'trc-upstream://fs/file:///a.md'
+ */
+export function namespacedUri(upstream: string, uri: string): string {
+  return `${UPSTREAM_URI_PREFIX}${upstream}/${uri}`;
+}
+
+/**
+ * The upstream and its own URI behind a namespaced URI, or null for any other URI.
+ * @example upstreamUri('trc-upstream://fs/file:///a.md') // { upstream: 'fs', uri: 'file:///a.md' }
+ */
+export function upstreamUri(uri: string): { upstream: string; uri: string } | null {
+  if (!uri.startsWith(UPSTREAM_URI_PREFIX)) return null;
+  const rest = uri.slice(UPSTREAM_URI_PREFIX.length);
+  const slash = rest.indexOf('/');
+  if (slash <= 0) return null;
+  return { upstream: rest.slice(0, slash), uri: rest.slice(slash + 1) };
 }

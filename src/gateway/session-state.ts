@@ -6,6 +6,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { Store } from '../store/index.js';
 import type { GatewayConfig, UpstreamConfig } from './config.js';
 import type { Route } from './routing.js';
+import type { ToolHold } from './tool-pins.js';
 import type { UpstreamConnection, UpstreamHooks } from './upstream.js';
 
 /** Options shared by every session of one gateway. */
@@ -23,6 +24,8 @@ export interface GatewayOptions {
   readonly onUpstreamStderr?: (upstream: string, line: string) => void;
   /** Clock, for tests. */
   readonly now?: () => Date;
+  /** Re-pin tools whose definition changed (the operator accepts them): `--accept-tool-changes`. */
+  readonly acceptToolChanges?: boolean;
 }
 
 /** Mutable state of one session. */
@@ -36,7 +39,8 @@ export interface SessionState {
   clientCapabilities: ClientCapabilities;
   toolRoutes: Map<string, Route> | null;
   promptRoutes: Map<string, Route> | null;
-  resourceOwners: Map<string, UpstreamConnection>;
+  /** Held tools (T5) by `<upstream>/<tool>`, null = vetted and not held; cleared when tools change. */
+  readonly toolHolds: Map<string, ToolHold | null>;
   /** Tool calls still running; the session waits for them (bounded) before it reports done. */
   readonly inflight: Set<Promise<unknown>>;
   /** Set once the client side closed; in-flight calls then report `client_disconnected`. */

@@ -7,6 +7,7 @@ import { TrcError } from '../contract/index.js';
 import { namespaceItems } from './routing.js';
 import { upstreamConfigs, type SessionState } from './session-state.js';
 import { connectUpstream, type UpstreamConnection } from './upstream.js';
+import { vetTools, type ToolHold } from './tool-pins.js';
 
 /**
  * Connect all upstreams of the session (in parallel); if one fails, close the others and throw.
@@ -40,6 +41,7 @@ export async function reconnectUpstream(state: SessionState, dead: UpstreamConne
   state.upstreams = state.upstreams.map((u) => (u === dead ? fresh : u));
   state.toolRoutes = null;
   state.promptRoutes = null;
+  state.toolHolds.clear();
   return fresh;
 }
 
@@ -60,9 +62,27 @@ export async function resolveTool(state: SessionState, name: string): Promise<{ 
   return { upstream: route.upstream, name: route.name, tool: tools.find((t) => t.name === route.name) };
 }
 
+/**
+ * An upstream's tools as the client may see them (T5: pinned, scanned, flagged ones marked or
+ * withheld); the holds found are remembered for the calls.
+ */
+export async function vetListed(state: SessionState, up: UpstreamConnection, tools: Tool[]): Promise<Tool[]> {
+  const vetted = await vetTools(state.options.store, up.config, tools, state.options.now?.() ?? new Date(), state.options.acceptToolChanges === true);
+  for (const t of tools) state.toolHolds.set(`${up.config.name}/${t.name}`, vetted.holds.get(t.name) ?? null);
+  return vetted.tools;
+}
+
+/** Why calls of an upstream tool are held, if they are (vetting it when no listing did yet). */
+export async function holdOf(state: SessionState, up: UpstreamConnection, tool: Tool | undefined): Promise<ToolHold | null> {
+  if (tool === undefined || up.config.trusted === true) return null;
+  const key = `${up.config.name}/${tool.name}`;
+  if (!state.toolHolds.has(key)) await vetListed(state, up, [tool]);
+  return state.toolHolds.get(key) ?? null;
+}
+
 /** All tools of all upstreams, named for the client; also refreshes the routes. */
 export async function refreshToolRoutes(state: SessionState): Promise<Tool[]> {
-  const lists = await Promise.all(state.upstreams.map(async (u) => [u, await u.tools().catch(() => [] as Tool[])] as const));
+  const lists = await Promise.all(state.upstreams.map(async (u) => [u, await vetListed(state, u, await u.tools().catch(() => [] as Tool[]))] as const));
   const { items, routes } = namespaceItems(lists);
   state.toolRoutes = routes;
   return items;

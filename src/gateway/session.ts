@@ -30,16 +30,17 @@ import {
   type CallToolResult,
   type InitializeResult,
   type ServerCapabilities,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { forwardRequest, RelayedRpcError, relayError, type ForwardExtra } from './forward.js';
 import { isTrcError as isError } from '../contract/index.js';
-import { namespaceItems } from './routing.js';
+import { namespacedUri, namespaceItems, upstreamUri } from './routing.js';
 import { track, type GatewayOptions, type SessionState } from './session-state.js';
-import { connectAll, refreshToolRoutes } from './session-upstreams.js';
+import { connectAll, refreshToolRoutes, vetListed } from './session-upstreams.js';
 import { CALL_SCOPED_NOTIFICATIONS, relatedRequestOf, type RequestId } from './related-requests.js';
 import { callTool } from './tool-call.js';
 import { startTask, taskHandlers, TASKS_CAPABILITY } from './tasks.js';
-import { HANDLE_ERROR_CODES, RESOURCE_URI_PREFIX, flushAudit, openResource } from '../executor/index.js';
+import { HANDLE_ERROR_CODES, RESOURCE_URI_PREFIX, flushAudit, openResource, vetInstructions } from '../executor/index.js';
 import type { UpstreamConnection } from './upstream.js';
 
 /** A running session. */
@@ -67,6 +68,8 @@ const INFLIGHT_GRACE_MS = 5000;
 
 /** Resource-not-found, as the MCP spec names it. */
 const RESOURCE_NOT_FOUND = -32002;
+/** JSON-RPC method-not-found. */
+const METHOD_NOT_FOUND = -32601;
 
 /**
  * Serve one client on `transport`.
@@ -84,7 +87,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
     clientCapabilities: {},
     toolRoutes: null,
     promptRoutes: null,
-    resourceOwners: new Map(),
+    toolHolds: new Map(),
     inflight: new Set(),
     clientClosed: false,
     hooks: (config) => {
@@ -96,9 +99,15 @@ export async function startSession(options: GatewayOptions, transport: Transport
       return {
         onRequest: async (method, params, signal) =>
           (await server.request({ method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) }, ResultSchema, { signal, ...related() })) as Record<string, unknown>,
-        onNotification: (method, params) => {
-          if (method === 'notifications/tools/list_changed') state.toolRoutes = null;
+        onNotification: (method, raw) => {
+          if (method === 'notifications/tools/list_changed') {
+            state.toolRoutes = null;
+            state.toolHolds.clear();
+          }
           if (method === 'notifications/prompts/list_changed') state.promptRoutes = null;
+          // With several upstreams the client knows their resources by namespaced URI.
+          const uri = (raw as { uri?: unknown } | undefined)?.uri;
+          const params = method === 'notifications/resources/updated' && typeof uri === 'string' && state.upstreams.length > 1 ? { ...(raw as object), uri: namespacedUri(config.name, uri) } : raw;
           const options = CALL_SCOPED_NOTIFICATIONS.has(method) ? related() : {};
           void server.notification({ method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) }, options).catch(() => undefined);
         },
@@ -117,7 +126,10 @@ export async function startSession(options: GatewayOptions, transport: Transport
     await connecting;
     const base = await sdkInitialize(request);
     const only = state.upstreams.length === 1 ? state.upstreams[0] : undefined;
-    const instructions = state.upstreams.map((u) => u.instructions).filter((i): i is string => typeof i === 'string' && i.length > 0);
+    // An untrusted server's instructions go into the model's context: scanned like its other text (T5).
+    const instructions = state.upstreams
+      .filter((u) => typeof u.instructions === 'string' && u.instructions.length > 0)
+      .map((u) => (u.config.trusted === true ? (u.instructions as string) : vetInstructions(u.instructions as string, u.config.name, u.config.flagged_tools ?? 'marked').text));
     return {
       ...base,
       capabilities: advertised(state.upstreams),
@@ -131,8 +143,10 @@ export async function startSession(options: GatewayOptions, transport: Transport
 
   server.setRequestHandler(ListToolsRequestSchema, async (req, extra) => {
     const only = single();
-    if (only) return forwardRequest(only, 'tools/list', params(req.params), extra);
-    return { tools: await refreshToolRoutes(state) };
+    if (!only) return { tools: await refreshToolRoutes(state) };
+    const page = await forwardRequest(only, 'tools/list', params(req.params), extra);
+    // Page by page as the upstream pages; an untrusted upstream's tools are pinned and scanned (T5).
+    return { ...page, tools: await vetListed(state, only, (page['tools'] as Tool[] | undefined) ?? []) };
   });
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
     // A task-augmented call answers with the task; its result goes through the pipeline at tasks/result.
@@ -151,6 +165,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, async (req, extra) => {
+    requireCapability(state, 'prompts', 'prompts/list');
     const only = single();
     if (only) return forwardRequest(only, 'prompts/list', params(req.params), extra);
     const lists = await Promise.all(withCapability(state, 'prompts').map(async (u) => [u, await listAll(u, 'prompts/list', 'prompts', extra)] as const));
@@ -167,32 +182,46 @@ export async function startSession(options: GatewayOptions, transport: Transport
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async (req, extra) => {
+    requireCapability(state, 'resources', 'resources/list');
     const only = single();
-    if (only) return only.serverCapabilities.resources ? forwardRequest(only, 'resources/list', params(req.params), extra) : { resources: [] };
+    if (only) return forwardRequest(only, 'resources/list', params(req.params), extra);
     const resources: unknown[] = [];
     for (const u of withCapability(state, 'resources')) {
-      for (const r of (await listAll(u, 'resources/list', 'resources', extra)) as { uri: string }[]) {
-        state.resourceOwners.set(r.uri, u);
-        resources.push(r);
-      }
+      for (const r of (await listAll(u, 'resources/list', 'resources', extra)) as { uri: string }[]) resources.push({ ...r, uri: namespacedUri(u.config.name, r.uri) });
     }
     return { resources };
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async (req, extra) => {
+    requireCapability(state, 'resources', 'resources/templates/list');
     const only = single();
-    if (only) return only.serverCapabilities.resources ? forwardRequest(only, 'resources/templates/list', params(req.params), extra) : { resourceTemplates: [] };
+    if (only) return forwardRequest(only, 'resources/templates/list', params(req.params), extra);
     const all: unknown[] = [];
-    for (const u of withCapability(state, 'resources')) all.push(...(await listAll(u, 'resources/templates/list', 'resourceTemplates', extra)));
+    for (const u of withCapability(state, 'resources')) {
+      for (const t of (await listAll(u, 'resources/templates/list', 'resourceTemplates', extra)) as { uriTemplate: string }[]) all.push({ ...t, uriTemplate: namespacedUri(u.config.name, t.uriTemplate) });
+    }
     return { resourceTemplates: all };
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
     if (req.params.uri.startsWith(RESOURCE_URI_PREFIX)) return readGatewayResource(state, req.params.uri);
-    return forwardRequest(await resourceOwner(state, req.params.uri, extra), 'resources/read', params(req.params), extra);
+    requireCapability(state, 'resources', 'resources/read');
+    const { upstream, uri } = resourceOwner(state, req.params.uri);
+    const read = await forwardRequest(upstream, 'resources/read', { ...req.params, uri }, extra);
+    if (state.upstreams.length === 1 || !Array.isArray(read['contents'])) return read;
+    return { ...read, contents: (read['contents'] as { uri: string }[]).map((c) => ({ ...c, uri: namespacedUri(upstream.config.name, c.uri) })) };
   });
-  server.setRequestHandler(SubscribeRequestSchema, async (req, extra) => forwardRequest(await resourceOwner(state, req.params.uri, extra), 'resources/subscribe', params(req.params), extra));
-  server.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => forwardRequest(await resourceOwner(state, req.params.uri, extra), 'resources/unsubscribe', params(req.params), extra));
+  server.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
+    requireCapability(state, 'resources', 'resources/subscribe');
+    const { upstream, uri } = resourceOwner(state, req.params.uri);
+    return forwardRequest(upstream, 'resources/subscribe', { ...req.params, uri }, extra);
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => {
+    requireCapability(state, 'resources', 'resources/unsubscribe');
+    const { upstream, uri } = resourceOwner(state, req.params.uri);
+    return forwardRequest(upstream, 'resources/unsubscribe', { ...req.params, uri }, extra);
+  });
 
   server.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
+    requireCapability(state, 'completions', 'completion/complete');
     const only = single();
     if (only) return forwardRequest(only, 'completion/complete', params(req.params), extra);
     const ref = req.params.ref as { type: string; name?: string; uri?: string };
@@ -203,6 +232,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
     return forwardRequest(target, 'completion/complete', params(req.params), extra);
   });
   server.setRequestHandler(SetLevelRequestSchema, async (req, extra) => {
+    requireCapability(state, 'logging', 'logging/setLevel');
     await Promise.all(withCapability(state, 'logging').map((u) => forwardRequest(u, 'logging/setLevel', params(req.params), extra).catch(() => undefined)));
     return {};
   });
@@ -244,8 +274,14 @@ export async function startSession(options: GatewayOptions, transport: Transport
   };
 }
 
+/**
+ * The union of the upstreams' capabilities, and nothing they lack: a client then gets −32601 for
+ * `resources/list` or `logging/setLevel` exactly as it would directly. (The gateway's own
+ * `trc://resource/…` links are still read with `resources/read`: SDK clients do not check the
+ * capability before a request unless told to.)
+ */
 function advertised(upstreams: readonly UpstreamConnection[]): ServerCapabilities {
-  const caps: ServerCapabilities = { tools: {}, resources: {} };
+  const caps: ServerCapabilities = { tools: {} };
   for (const u of upstreams) {
     const c = u.serverCapabilities;
     for (const key of ['tools', 'resources', 'prompts', 'logging', 'completions', 'tasks'] as const) {
@@ -253,6 +289,11 @@ function advertised(upstreams: readonly UpstreamConnection[]): ServerCapabilitie
     }
   }
   return caps;
+}
+
+/** −32601 when no upstream has `cap`, as a direct connection to those servers answers. */
+function requireCapability(state: SessionState, cap: 'prompts' | 'resources' | 'logging' | 'completions', method: string): void {
+  if (withCapability(state, cap).length === 0) throw new RelayedRpcError(METHOD_NOT_FOUND, `Method not found: ${method}`);
 }
 
 function withCapability(state: SessionState, cap: 'prompts' | 'resources' | 'logging' | 'completions'): UpstreamConnection[] {
@@ -270,36 +311,67 @@ async function listAll(up: UpstreamConnection, method: string, field: string, ex
   return all;
 }
 
-async function resourceOwner(state: SessionState, uri: string, extra: ForwardExtra): Promise<UpstreamConnection> {
-  if (state.upstreams.length === 1) return state.upstreams[0] as UpstreamConnection;
-  const known = state.resourceOwners.get(uri);
-  if (known !== undefined) return known;
-  // Not listed (e.g. a template instance): ask each upstream with resources until one has it.
-  for (const u of withCapability(state, 'resources')) {
-    try {
-      await forwardRequest(u, 'resources/read', { uri }, extra);
-      state.resourceOwners.set(uri, u);
-      return u;
-    } catch {
-      // try the next one
-    }
-  }
-  throw new RelayedRpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+/** The upstream that serves `uri` (namespaced when there are several), and its own URI. */
+function resourceOwner(state: SessionState, uri: string): { upstream: UpstreamConnection; uri: string } {
+  if (state.upstreams.length === 1) return { upstream: state.upstreams[0] as UpstreamConnection, uri };
+  const parsed = upstreamUri(uri);
+  const upstream = parsed === null ? undefined : withCapability(state, 'resources').find((u) => u.config.name === parsed.upstream);
+  if (parsed === null || upstream === undefined) throw new RelayedRpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+  return { upstream, uri: parsed.uri };
 }
 
+/** Bytes of one `resources/read` answer for a stored result: small enough for any client's default message limit, even escaped. */
+export const READ_CHUNK_BYTES = 1024 * 1024;
+/** `_meta` key of a chunked read's position. */
+export const CHUNK_META_KEY = 'dev.tool-result-contract/chunk';
+
+/**
+ * A stored result, read whole when it fits one chunk, else chunk by chunk:
+ * `trc://resource/<handle>` answers the first chunk and `_meta["dev.tool-result-contract/chunk"]`
+ * says `{ offset, bytes, total_bytes, sha256, next }`; `next` is the URI of the following chunk
+ * (`?offset=<byte>`), null at the end. Text chunks end on a character boundary.
+ */
 async function readGatewayResource(state: SessionState, uri: string): Promise<Record<string, unknown>> {
+  const q = uri.indexOf('?');
+  const base = q === -1 ? uri : uri.slice(0, q);
+  const query = new URLSearchParams(q === -1 ? '' : uri.slice(q + 1));
+  const offsetText = query.get('offset');
+  if (offsetText !== null && !/^\d{1,15}$/.test(offsetText)) throw new RelayedRpcError(-32602, `offset must be a byte offset, got "${offsetText}"`, { uri });
   try {
     // Re-authorized on every read (Z6): the handle must belong to this session's principal.
-    const { meta, chunks } = await openResource(state.options.store, uri, { principal: state.principal, now: state.options.now?.() ?? new Date() });
+    const { meta, chunks } = await openResource(state.options.store, base, { principal: state.principal, now: state.options.now?.() ?? new Date() });
+    const text = meta.mimeType.startsWith('text/') || meta.mimeType.startsWith('application/json');
+    const whole = offsetText === null && meta.bytes <= READ_CHUNK_BYTES;
+    let start = Math.min(Number(offsetText ?? 0), meta.bytes);
+    let end = whole ? meta.bytes : Math.min(meta.bytes, start + READ_CHUNK_BYTES);
     const parts: Buffer[] = [];
-    for await (const c of chunks) parts.push(Buffer.from(c));
-    const bytes = Buffer.concat(parts);
-    const text = meta.mimeType.startsWith('text/') || meta.mimeType === 'application/json';
-    return { contents: [text ? { uri, mimeType: meta.mimeType, text: bytes.toString('utf8') } : { uri, mimeType: meta.mimeType, blob: bytes.toString('base64') }] };
+    let at = 0;
+    // One byte past the window, to find a character boundary.
+    for await (const c of chunks) {
+      const buf = Buffer.from(c);
+      if (at + buf.length > start && at <= end) parts.push(buf.subarray(Math.max(0, start - at), Math.min(buf.length, end + 1 - at)));
+      at += buf.length;
+      if (at > end) break;
+    }
+    let bytes = Buffer.concat(parts);
+    if (text && !whole) {
+      // A UTF-8 continuation byte never starts a chunk: move the start forward, the end back.
+      let s = 0;
+      while (s < bytes.length && s < 4 && ((bytes[s] as number) & 0xc0) === 0x80) s++;
+      let e = end - start;
+      while (e > s && e < bytes.length && ((bytes[e] as number) & 0xc0) === 0x80) e--;
+      start += s;
+      end = start + (e - s);
+      bytes = bytes.subarray(s, e);
+    } else bytes = bytes.subarray(0, end - start);
+    const content = text ? { uri, mimeType: meta.mimeType, text: bytes.toString('utf8') } : { uri, mimeType: meta.mimeType, blob: bytes.toString('base64') };
+    if (whole) return { contents: [content] };
+    const next = end < meta.bytes ? `${base}?offset=${end}` : null;
+    return { contents: [content], _meta: { [CHUNK_META_KEY]: { offset: start, bytes: end - start, total_bytes: meta.bytes, sha256: meta.sha256, next } } };
   } catch (error) {
     // One answer for unknown, foreign and expired handles: nothing about other sessions leaks.
     if (isError(error) && Object.values(HANDLE_ERROR_CODES).includes(error.code as never)) {
-      throw new RelayedRpcError(RESOURCE_NOT_FOUND, `resource ${uri} is not available to this session`, { uri });
+      throw new RelayedRpcError(RESOURCE_NOT_FOUND, `resource ${base} is not available to this session`, { uri: base });
     }
     throw relayError(error);
   }

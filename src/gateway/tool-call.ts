@@ -13,7 +13,7 @@ import { RelayedRpcError, type ForwardExtra } from './forward.js';
 import { upstreamInvoker } from './mcp-invoker.js';
 import type { GatewayOptions, SessionState } from './session-state.js';
 import { confirmationMeta, runOf, CONFIRMATION_META_KEY, RUN_ID_META_KEY, RUN_SCOPE_META_KEY, RUN_USER_TEXT_META_KEY } from './run-identity.js';
-import { reconnectUpstream, resolveTool } from './session-upstreams.js';
+import { holdOf, reconnectUpstream, resolveTool } from './session-upstreams.js';
 import { toolRulesFor } from './tool-rules.js';
 
 /** `_meta` key a client may set to choose the idempotency key of a write. */
@@ -60,7 +60,9 @@ export async function callTool(
   if (route === null) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
   const { upstream, name: upstreamTool, tool } = route;
   const listing: McpListing | undefined = tool === undefined ? undefined : (tool as McpListing);
-  const rules = toolRulesFor(state.options.config, upstream.config, params.name, upstreamTool, listing, CONFIRM_META_KEY);
+  const compiled = toolRulesFor(state.options.config, upstream.config, params.name, upstreamTool, listing, CONFIRM_META_KEY);
+  const hold = await holdOf(state, upstream, tool);
+  const rules = hold === null ? compiled : { ...compiled, hold };
   const meta = params._meta ?? {};
   const args = params.arguments ?? {};
   const callId = `call_${randomUUID()}`;
@@ -99,8 +101,8 @@ export async function callTool(
     // A protocol error from the upstream stays a JSON-RPC error (SPEC X1), in the pipeline's words.
     throw new RelayedRpcError(error.jsonrpc_code, error.message, { [ENVELOPE_META_KEY]: env });
   }
-  const success = env.status === 'succeeded' || env.status === 'partial';
-  const result = toMcpResult(env, { structured: success && tool?.outputSchema !== undefined ? 'always' : 'auto' }) as CallToolResult;
+  // With an output schema the client validates structured content: never error details there.
+  const result = toMcpResult(env, { structured: tool?.outputSchema !== undefined ? 'always' : 'auto' }) as CallToolResult;
   const held = confirmationMeta(run, env);
   return held === undefined ? result : { ...result, _meta: { ...result._meta, ...held } };
 }

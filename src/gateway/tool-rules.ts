@@ -18,6 +18,17 @@ const DEFAULT_TTL_SECONDS = 3600;
 export const confirmHow = (metaKey: string) => `repeat the call with _meta["${metaKey}"] = true once the user agreed`;
 
 
+/**
+ * How an upstream's MCP annotations count: `policy` (a `trusted` upstream: they decide effect
+ * and idempotency), `hint` (the default: a `readOnlyHint` makes the tool a read — it is not
+ * reported as a possible write and skips the ledger — and nothing else), `ignore` (every tool
+ * not configured is a possible write).
+ * @example annotationMode({ name: 'fs', command: 'x' }) // 'hint'
+ */
+export function annotationMode(upstream: UpstreamConfig): 'policy' | 'hint' | 'ignore' {
+  return upstream.annotations ?? (upstream.trusted === true ? 'policy' : 'hint');
+}
+
 const cache = new WeakMap<UpstreamConfig, Map<string, { listing: McpListing | undefined; rules: ToolRules }>>();
 
 /**
@@ -31,15 +42,16 @@ export function toolRulesFor(config: GatewayConfig, upstream: UpstreamConfig, to
   if (hit !== undefined && hit.listing === listing) return hit.rules;
   const merged: ToolPolicy = { ...config.defaults, ...upstream.defaults, ...upstream.tools?.[upstreamTool] };
   const annotations = listing?.annotations;
-  const trusted = upstream.trusted === true;
+  const mode = annotationMode(upstream);
+  const trusted = mode === 'policy';
   let effect: 'read' | 'write' = 'write';
   let effectSource: ToolRules['effectSource'] = 'default';
   if (merged.effect !== undefined) {
     effect = merged.effect;
     effectSource = 'declared';
-  } else if (trusted && annotations?.['readOnlyHint'] === true) {
+  } else if (mode !== 'ignore' && annotations?.['readOnlyHint'] === true) {
     effect = 'read';
-    effectSource = 'annotation';
+    effectSource = trusted ? 'annotation' : 'hint';
   }
   const idempotent = merged.idempotent ?? (trusted && annotations?.['idempotentHint'] === true ? true : effect === 'read');
   const sourceType = merged.source_type ?? 'mcp';

@@ -5,7 +5,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, Implementation, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -13,6 +13,7 @@ import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TrcError } from '../contract/index.js';
 import type { UpstreamConfig } from './config.js';
 import { coalesceWrites } from './coalesce-writes.js';
+import { MAX_UPSTREAM_MESSAGE_BYTES, spawnTransport } from './stdio-transports.js';
 
 /** Handlers the session installs so upstream→client traffic reaches its client. */
 export interface UpstreamHooks {
@@ -53,8 +54,6 @@ export interface UpstreamConnection {
 }
 
 const STDERR_LINES = 20;
-/** Largest single message accepted from a stdio upstream (the SDK default, 10 MB, is too small for big files). */
-export const MAX_UPSTREAM_MESSAGE_BYTES = 512 * 1024 * 1024;
 const CONNECT_TIMEOUT_MS = 30_000;
 
 /**
@@ -122,7 +121,7 @@ export async function connectUpstream(config: UpstreamConfig, clientCapabilities
 
   // Requests sent in one event-loop turn reach the upstream in one write. The SDK keeps the
   // child process private; without it (HTTP, or another SDK layout) writes stay as they are.
-  const childStdin = (transport as unknown as { _process?: { stdin?: Writable | null } })._process?.stdin;
+  const childStdin = (transport as { stdin?: Writable | null }).stdin;
   if (childStdin) coalesceWrites(childStdin);
 
   return {
@@ -187,14 +186,14 @@ function makeTransport(config: UpstreamConfig): Transport {
     return new StreamableHTTPClientTransport(new URL(config.url), token === undefined || token === '' ? undefined : { requestInit: { headers: { authorization: `Bearer ${token}` } } });
   }
   if (config.command === undefined) throw new TrcError('GATEWAY_CONFIG_INVALID', `upstream "${config.name}" has neither command nor url`);
-  return new StdioClientTransport({
+  // Our own framing: linear in the message size, with a limit (the SDK's is quadratic).
+  return spawnTransport({
     command: config.command,
     args: [...(config.args ?? [])],
     // The client configured the gateway's environment for the server behind it (API keys,
     // paths): pass it on, as a direct launch would.
     env: { ...getDefaultEnvironment(), ...inheritedEnv(), ...(config.env ?? {}) },
     ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
-    stderr: 'pipe',
-    maxBufferSize: MAX_UPSTREAM_MESSAGE_BYTES,
+    maxMessageBytes: config.max_message_bytes ?? MAX_UPSTREAM_MESSAGE_BYTES,
   });
 }

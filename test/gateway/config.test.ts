@@ -53,9 +53,12 @@ describe('gateway configuration', () => {
     expect(run.stdout).toBe('');
   });
 
-  it('ignores MCP annotations of an untrusted upstream and honours them for a trusted one', () => {
+  it('takes an untrusted upstream\'s readOnlyHint as a hint, ignores its other annotations, and honours them all for a trusted one', () => {
     const listing = { name: 't', annotations: { readOnlyHint: true, idempotentHint: true } };
-    expect(toolRulesFor({}, { name: 'u', command: 'x' }, 't', 't', listing, 'k')).toMatchObject({ effect: 'write', effectSource: 'default', idempotent: false });
+    expect(toolRulesFor({}, { name: 'u', command: 'x' }, 't', 't', listing, 'k')).toMatchObject({ effect: 'read', effectSource: 'hint', idempotent: true });
+    const writes = { name: 'w', annotations: { readOnlyHint: false, idempotentHint: true } };
+    expect(toolRulesFor({}, { name: 'u', command: 'x' }, 'w', 'w', writes, 'k')).toMatchObject({ effect: 'write', effectSource: 'default', idempotent: false });
+    expect(toolRulesFor({}, { name: 'u', command: 'x', annotations: 'ignore' }, 't', 't', listing, 'k')).toMatchObject({ effect: 'write', effectSource: 'default', idempotent: false });
     expect(toolRulesFor({}, { name: 'u', command: 'x', trusted: true }, 't', 't', listing, 'k')).toMatchObject({ effect: 'read', effectSource: 'annotation', idempotent: true });
     const configured = toolRulesFor({ defaults: { timeout_ms: 5 } }, { name: 'u', command: 'x', trusted: true, tools: { t: { effect: 'write' } } }, 't', 't', listing, 'k');
     expect(configured).toMatchObject({ effect: 'write', effectSource: 'declared', timeoutMs: 5 });
@@ -65,5 +68,20 @@ describe('gateway configuration', () => {
     const config = upstreamFromCommand({}, ['npx', '-y', '@modelcontextprotocol/server-memory']);
     expect(config.upstreams?.[0]).toEqual({ name: 'server-memory', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] });
     expect(upstreamFromCommand({}, ['node', '/x/server-everything/dist/index.js', 'stdio']).upstreams?.[0]?.name).toBe('server-everything');
+  });
+
+  it('attaches a config entry that names no command, and the flags, to the "-- CMD" upstream', () => {
+    const config = parseGatewayConfig('upstreams:\n  - name: mem\n    defaults: { effect: read }\n    tools: { create_entities: { effect: write } }\n  - name: other\n    command: node\n');
+    const merged = upstreamFromCommand(config, ['npx', 'server-memory'], undefined, { annotations: 'ignore' });
+    expect(merged.upstreams?.map((u) => u.name)).toEqual(['mem', 'other']);
+    expect(merged.upstreams?.[0]).toMatchObject({ name: 'mem', command: 'npx', args: ['server-memory'], annotations: 'ignore', defaults: { effect: 'read' }, tools: { create_entities: { effect: 'write' } } });
+    expect(() => upstreamFromCommand(config, [])).toThrow(/names no "command" or "url"/);
+    expect(() => parseGatewayConfig('upstreams:\n  - name: a\n  - name: b\n')).toThrow(/only one upstream may name no/);
+    expect(() => parseGatewayConfig('upstreams:\n  - name: a\n    command: x\n    url: http://h/\n')).toThrow(/not both/);
+  });
+
+  it('refuses an upstream name holding the namespace separator', () => {
+    expect(() => parseGatewayConfig('upstreams:\n  - name: pay__x\n    command: node\n')).toThrow(/contains "__"/);
+    expect(() => upstreamFromCommand({}, ['node', 'x.js'], 'a__b')).toThrow(/contains "__"/);
   });
 });

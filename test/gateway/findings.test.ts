@@ -38,7 +38,8 @@ function outsideBoundary(result: Record<string, unknown>): string {
         delete view['external_content'];
         parts.push(JSON.stringify(view));
       } catch {
-        parts.push(text);
+        // A server's own text block: only what stands outside its boundary counts.
+        parts.push(text.replace(/<<<EXTERNAL_CONTENT ([0-9a-f]{32})>>>[\s\S]*?<<<END_EXTERNAL_CONTENT \1>>>/g, ''));
       }
     } else {
       parts.push(JSON.stringify({ name: b['name'], title: b['title'], description: b['description'] }));

@@ -54,13 +54,27 @@ describe.each(['v1', 'v2'] as const)('a multi-MB file through server-filesystem,
     expect(env.completeness.trimmed.map((t) => t.pointer)).toContain('/data/content');
     const [ref] = env.resources;
     expect(ref?.bytes).toBe(bytes);
+    // The stored file is text, and says so (it was labelled application/json).
+    expect(ref?.mime_type).toBe('text/plain; charset=utf-8');
     const links = (result['content'] as { type: string; uri?: string }[]).filter((b) => b.type === 'resource_link');
     expect(links.map((l) => l.uri)).toEqual([ref?.uri]);
 
-    const read = await a.request('resources/read', { uri: ref?.uri });
-    const contents = read['contents'] as { text: string }[];
-    expect(contents[0]?.text.length).toBe(content.length);
-    expect(contents[0]?.text === content).toBe(true);
+    // Read chunk by chunk (1 MiB each, within any client's default message limit), following `next`.
+    let text = '';
+    let chunksRead = 0;
+    for (let uri: string | null = ref?.uri ?? null; uri !== null; chunksRead++) {
+      const read = await a.request('resources/read', { uri });
+      const chunk = (read['_meta'] as Record<string, { next: string | null; offset: number; total_bytes: number; sha256: string }>)['dev.tool-result-contract/chunk'];
+      expect(chunk?.offset).toBe(Buffer.byteLength(text));
+      expect(chunk?.total_bytes).toBe(bytes);
+      const contents = read['contents'] as { text: string; uri: string }[];
+      expect(Buffer.byteLength(JSON.stringify(read))).toBeLessThan(2 * 1024 * 1024);
+      text += contents[0]?.text ?? '';
+      uri = chunk?.next ?? null;
+    }
+    expect(chunksRead).toBe(Math.ceil(bytes / (1024 * 1024)));
+    expect(text.length).toBe(content.length);
+    expect(text === content).toBe(true);
 
     const b = await connectStdio(gen, gatewayArgv(SERVERS.filesystem(files), ['--store', store]));
     open.push(b);
@@ -82,7 +96,10 @@ describe('the Streamable HTTP gateway', () => {
     const result = await a.callTool('read_text_file', { path: big });
     const uri = envelope(result).resources[0]?.uri;
     const read = await a.request('resources/read', { uri });
-    expect((read['contents'] as { text: string }[])[0]?.text.length).toBe(content.length);
+    // The first 1 MiB chunk, and where the rest is.
+    const first = (read['contents'] as { text: string }[])[0]?.text ?? '';
+    expect(content.startsWith(first) && first.length > 0).toBe(true);
+    expect((read['_meta'] as Record<string, { total_bytes: number; next: string }>)['dev.tool-result-contract/chunk']).toMatchObject({ total_bytes: bytes, next: `${uri}?offset=${Buffer.byteLength(first)}` });
     await expect(b.request('resources/read', { uri })).rejects.toThrow(/not available to this session/);
     const audit = await httpStore.listAudit({ tool: 'read_text_file' });
     expect(audit.map((r) => r.principal)).toEqual([`session:${[...http.sessions.keys()].find((id) => audit[0]?.principal.endsWith(id))}`]);

@@ -21,6 +21,7 @@ export const SERVERS = {
   everything: [process.execPath, pkg('server-everything'), 'stdio'],
   memory: [process.execPath, pkg('server-memory')],
   filesystem: (dir: string) => [process.execPath, pkg('server-filesystem'), dir],
+  sequential: [process.execPath, pkg('server-sequential-thinking')],
   faulty: [process.execPath, fileURLToPath(new URL('./fixtures/faulty-server.mjs', import.meta.url))],
 } as const;
 
@@ -48,6 +49,8 @@ export interface TestClient {
   /** The protocol version the client negotiated. */
   protocolVersion(): string | undefined;
   serverName(): string | undefined;
+  /** The server's `instructions` from initialize. */
+  instructions(): string | undefined;
   /** PID of the spawned process (stdio). */
   pid(): number | null;
   close(): Promise<void>;
@@ -88,6 +91,7 @@ export async function connectStdio(generation: SdkGeneration, argv: readonly str
     listTools: async () => (await client.listTools()) as unknown as Record<string, unknown>,
     protocolVersion: () => client.getNegotiatedProtocolVersion(),
     serverName: () => client.getServerVersion()?.name,
+    instructions: () => client.getInstructions(),
     pid: () => transport.pid,
     close: () => client.close(),
   };
@@ -127,6 +131,7 @@ function wrapV1(client: ClientV1, pid: () => number | null, seen: { version?: st
     listTools: async () => (await client.listTools()) as unknown as Record<string, unknown>,
     protocolVersion: () => seen.version,
     serverName: () => client.getServerVersion()?.name,
+    instructions: () => client.getInstructions(),
     pid,
     close: () => client.close(),
   };

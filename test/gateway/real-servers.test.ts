@@ -2,6 +2,7 @@
  * Real MCP servers from npm behind the gateway, driven by the official SDK clients of both
  * generations (v1 `@modelcontextprotocol/sdk`, v2 `@modelcontextprotocol/client`).
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { validate } from '../../src/contract/index.js';
@@ -101,5 +102,84 @@ describe.each(['v1', 'v2'] as const)('server-memory behind the gateway, SDK clie
     const direct = await client(gen, SERVERS.memory, {}, { MEMORY_FILE_PATH: memFile });
     const via = await client(gen, gatewayArgv(SERVERS.memory, ['--store', store]), {}, { MEMORY_FILE_PATH: memFile });
     expect(await pages(via, 'tools/list')).toEqual(await pages(direct, 'tools/list'));
+  });
+});
+
+/** What a client gets for a listing: every page, or the JSON-RPC error code when there is none. */
+async function listing(c: TestClient, method: string): Promise<unknown> {
+  try {
+    return await pages(c, method);
+  } catch (error) {
+    return { error: (error as { code?: number }).code };
+  }
+}
+
+const LISTINGS = ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list'];
+const files = tempDir('trc-real-files-');
+writeFileSync(join(files, 'fox.txt'), 'The quick brown fox jumps over the lazy dog 42.');
+const REAL = {
+  everything: { argv: SERVERS.everything, env: {} },
+  filesystem: { argv: SERVERS.filesystem(files), env: {} },
+  memory: { argv: SERVERS.memory, env: { MEMORY_FILE_PATH: join(files, 'memory.jsonl') } },
+  sequential: { argv: SERVERS.sequential, env: { DISABLE_THOUGHT_LOGGING: 'true' } },
+} as const;
+
+describe.each(['v1', 'v2'] as const)('four real servers behind the gateway, SDK client %s', (gen) => {
+  it.each(Object.keys(REAL) as (keyof typeof REAL)[])('%s: every listing is what a direct connection gets (pages, or the same -32601)', async (name) => {
+    const { argv, env } = REAL[name];
+    const direct = await client(gen, argv, {}, env);
+    const gw = await client(gen, gatewayArgv(argv, ['--store', store]), {}, env);
+    await new Promise((r) => setTimeout(r, 300));
+    for (const method of LISTINGS) expect(await listing(gw, method), `${name} ${method}`).toEqual(await listing(direct, method));
+  });
+
+  it('returns every error result as a result, as directly, never thrown by callTool (filesystem, memory, sequential-thinking)', async () => {
+    const cases: [keyof typeof REAL, string, Record<string, unknown>][] = [
+      ['filesystem', 'read_text_file', { path: '/etc/passwd' }],
+      ['filesystem', 'read_text_file', { path: join(files, 'missing.txt') }],
+      ['memory', 'add_observations', { observations: [{ entityName: 'Nobody', contents: ['x'] }] }],
+      ['sequential', 'sequentialthinking', { thought: 'x' }],
+    ];
+    for (const [name, tool, args] of cases) {
+      const { argv, env } = REAL[name];
+      const direct = await client(gen, argv, {}, env);
+      const gw = await client(gen, gatewayArgv(argv, ['--store', store]), {}, env);
+      await Promise.all([direct.listTools(), gw.listTools()]);
+      const d = await direct.callTool(tool, args);
+      const g = await gw.callTool(tool, args);
+      expect(d['isError'], `${name} ${tool} direct`).toBe(true);
+      expect(g['isError'], `${name} ${tool}`).toBe(true);
+      expect(g['structuredContent'], `${name} ${tool}`).toBeUndefined();
+      expect(envelopeOf(g).status).toBe('failed');
+    }
+  }, 120_000);
+
+  it('server-everything: images, resource links, embedded resources and annotations come back as the same blocks, bytes identical', async () => {
+    const direct = await client(gen, SERVERS.everything);
+    const gw = await client(gen, gatewayArgv(SERVERS.everything, ['--store', store]));
+    await Promise.all([direct.listTools(), gw.listTools()]);
+    for (const [tool, args] of [['get-tiny-image', {}], ['get-resource-links', { count: 3 }], ['get-resource-reference', { resourceType: 'Text', resourceId: 1 }], ['get-annotated-message', { messageType: 'error', includeImage: true }]] as const) {
+      const want = (await direct.callTool(tool, args))['content'] as Record<string, unknown>[];
+      const got = (await gw.callTool(tool, args))['content'] as Record<string, unknown>[];
+      expect(got.map((b) => b['type']), tool).toEqual([...want.map((b) => b['type']), 'text']);
+      want.forEach((b, i) => {
+        if (b['type'] === 'text') expect(String(got[i]?.['text']), tool).toContain(String(b['text']));
+        else expect(got[i], `${tool} block ${i}`).toEqual(b);
+      });
+    }
+  }, 60_000);
+
+  it('server-filesystem: a 47-character file renders small, is a read, and its text copy is no E7 mismatch', async () => {
+    const gw = await client(gen, gatewayArgv(REAL.filesystem.argv, ['--store', store]));
+    await gw.listTools();
+    const r = await gw.callTool('read_text_file', { path: join(files, 'fox.txt') });
+    const env = envelopeOf(r) as unknown as { side_effect: Record<string, unknown>; warnings: { code: string }[]; citable?: boolean };
+    const modelText = (r['content'] as { type: string; text?: string }[]).filter((b) => b.type === 'text').map((b) => b.text ?? '').join('');
+    // Measured: 47 characters of file become ~680 characters in all (boundary, labels, contract view).
+    expect(modelText.length).toBeLessThan(47 + 700);
+    expect(modelText.split('The quick brown fox').length - 1).toBe(1);
+    expect(env.side_effect).toEqual({ occurred: false, operation: 'read' });
+    expect(env.warnings).toEqual([]);
+    expect(env.citable).not.toBe(false);
   });
 });

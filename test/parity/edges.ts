@@ -5,6 +5,7 @@
  * same rules: the gateway's configuration, the tool declaration, the wrapper options.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,9 +70,14 @@ function failureOf(r: Behaviour['result']): ToolFailure {
 /** MCP content blocks as data (what the pipeline normalizes them to), with their evidence. */
 function contentData(blocks: readonly Record<string, unknown>[]): { data: { content: unknown[] }; evidence: Evidence[] } {
   const evidence: Evidence[] = [];
+  let parts = 0;
   const content = blocks.map((b, i) => {
     if (b['type'] === 'text') return { type: 'text', text: b['text'] };
-    if (b['type'] === 'image') return { type: 'image', mime_type: b['mimeType'], data: b['data'] };
+    if (b['type'] === 'image') {
+      // Binary payloads leave the data: the block keeps its size, digest and part number.
+      const bytes = Buffer.from(String(b['data']), 'base64');
+      return { type: 'image', mime_type: b['mimeType'], part: parts++, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+    }
     if (b['type'] === 'resource_link') {
       evidence.push({ evidence_id: `mcp_link_${i}`, kind: 'resource_link', source: { type: 'mcp', id: 'x' }, locator: { resource_uri: String(b['uri']) }, supports: [`/data/content/${i}`] });
       return Object.fromEntries(Object.entries({ type: 'resource_link', uri: b['uri'], name: b['name'], title: b['title'], mime_type: b['mimeType'], description: b['description'], evidence_id: `mcp_link_${i}` }).filter(([, v]) => v !== undefined));

@@ -2,20 +2,18 @@
  * `trc gateway [--config FILE] [--http PORT] [--store PATH] -- CMD ARGS...`
  */
 import { readFile, stat } from 'node:fs/promises';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isTrcError } from '../../contract/index.js';
-import { coalesceWrites, flushAudit, loadGatewayConfig, openGatewayStore, serveHttp, startSession, startSweeper, upstreamFromCommand, type GatewayConfig } from '../../gateway/index.js';
+import { MAX_CLIENT_MESSAGE_BYTES, coalesceWrites, flushAudit, lineTransport, loadGatewayConfig, openGatewayStore, serveHttp, startSession, startSweeper, upstreamFromCommand, type GatewayConfig } from '../../gateway/index.js';
 import { parseFlags } from '../flags.js';
 import { describeListenError, parseHost } from '../host.js';
 import { InputError, InputTooLargeError, formatBytes, requireFile } from '../input.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
-import { capLineLength } from '../line-cap.js';
 
 /**
  * The longest JSON-RPC message (one line) a stdio client may send: 8 MiB. The MCP SDK's stdio
  * transport gives up at 10 MiB without a word, so the gateway says it first.
  */
-const MAX_STDIO_MESSAGE_BYTES = 8 * 1024 * 1024;
+const MAX_STDIO_MESSAGE_BYTES = MAX_CLIENT_MESSAGE_BYTES;
 /** The largest configuration file read: 1 MiB, and nesting at most 64 levels deep. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 const MAX_CONFIG_DEPTH = 64;
@@ -60,7 +58,8 @@ function exitWithin(ms: number, io: CliIO): void {
   process.once('SIGTERM', again);
 }
 
-const HELP = `Usage: trc gateway [--config FILE] [--http PORT] [--store PATH] [--name NAME] -- CMD [ARGS...]
+const HELP = `Usage: trc gateway [--config FILE] [--http PORT] [--store PATH] [--name NAME] [--trusted]
+                   [--annotations MODE] [--on-tool-change MODE] -- CMD [ARGS...]
 
 Run an MCP gateway in front of unmodified MCP servers. The MCP client talks to the gateway
 (stdio by default, Streamable HTTP with --http); the gateway spawns the upstream server
@@ -96,6 +95,16 @@ Options:
                   $TRC_STORE, else the config's "store", else trc.sqlite in the user
                   data directory — never the working directory; see "trc --help")
   --name NAME     name of the CMD upstream (default: derived from the command)
+  --trusted       the CMD upstream is trusted: its annotations are policy and an
+                  envelope it embeds may be adopted (its text stays external data)
+  --annotations MODE  how the CMD upstream's MCP annotations count: policy, hint
+                  (default when untrusted: readOnlyHint makes a tool a read), ignore
+  --on-tool-change MODE  a tool whose description or schema changed since it was
+                  first seen: flag (default; listed marked) or hold (calls refused)
+  --accept-tool-changes  re-pin the tools whose definition changed since they were
+                  first seen (after you reviewed them); without it they stay flagged
+                  A config upstream entry with no "command"/"url" is the policy of
+                  the CMD upstream too (name, defaults, tools); flags win over it.
   -h, --help      show this help
 
 HTTP security: the gateway answers only loopback Host names when bound to loopback and
@@ -131,7 +140,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const upstreamArgv = dash === -1 ? [] : argv.slice(dash + 1);
   const { values } = parseFlags({
     args: [...own],
-    options: { config: { type: 'string' }, http: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' }, name: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'idle-timeout': { type: 'string' }, 'max-sessions': { type: 'string' } },
+    options: { config: { type: 'string' }, trusted: { type: 'boolean' }, 'accept-tool-changes': { type: 'boolean' }, annotations: { type: 'string' }, 'on-tool-change': { type: 'string' }, http: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' }, name: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'idle-timeout': { type: 'string' }, 'max-sessions': { type: 'string' } },
     strict: true,
     allowPositionals: false,
   });
@@ -164,7 +173,23 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       throw error;
     }
   }
-  config = upstreamFromCommand(config, upstreamArgv, values.name);
+  const oneOf = <T extends string>(flag: string, text: string, allowed: readonly T[]): T => {
+    if (!(allowed as readonly string[]).includes(text)) throw new UsageError(`--${flag} needs one of ${allowed.join(', ')}, got "${text}"`);
+    return text as T;
+  };
+  const policy = {
+    ...(values.trusted === true ? { trusted: true } : {}),
+    ...(values.annotations === undefined ? {} : { annotations: oneOf('annotations', values.annotations, ['policy', 'hint', 'ignore'] as const) }),
+    ...(values['on-tool-change'] === undefined ? {} : { on_tool_change: oneOf('on-tool-change', values['on-tool-change'], ['flag', 'hold'] as const) }),
+  };
+  if (upstreamArgv.length === 0 && Object.keys(policy).length > 0) throw new UsageError('--trusted, --annotations and --on-tool-change apply to the "-- CMD" upstream; give one after "--"');
+  try {
+    config = upstreamFromCommand(config, upstreamArgv, values.name, policy);
+  } catch (error) {
+    if (!isTrcError(error)) throw error;
+    println(io.stderr, `trc gateway: ${error.message}`);
+    return 2;
+  }
   if ((config.upstreams ?? []).length === 0) throw new UsageError('no upstream: give one after "--" (trc gateway -- CMD ARGS) or in --config');
 
   let opened;
@@ -175,7 +200,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     throw new InputError(`cannot open the store: ${why}`);
   }
   const { store, path } = opened;
-  const options = { config, store, onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`) };
+  const options = { config, store, ...(values['accept-tool-changes'] === true ? { acceptToolChanges: true } : {}), onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`) };
   // Expired handles and stored results go while the gateway runs (at start, then every 10 min).
   const stopSweeper = startSweeper(store, (error) => println(io.stderr, `trc gateway: sweeping expired handles failed: ${error.message}`));
   try {
@@ -212,12 +237,17 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     coalesceWrites(io.stdout);
     let tooLong = false;
     let stop = (): void => undefined;
-    const input = capLineLength(io.stdin, MAX_STDIO_MESSAGE_BYTES, () => {
-      tooLong = true;
-      println(io.stderr, `trc gateway: a message from the client is larger than ${formatBytes(MAX_STDIO_MESSAGE_BYTES)}, the limit for one stdio message; the session is closed`);
-      stop();
+    // The gateway frames stdio itself: linear in the message size, one limit per message.
+    const transport = lineTransport(io.stdin, io.stdout, {
+      maxMessageBytes: MAX_STDIO_MESSAGE_BYTES,
+      side: 'client',
+      onTooLarge: () => {
+        tooLong = true;
+        println(io.stderr, `trc gateway: a message from the client is larger than ${formatBytes(MAX_STDIO_MESSAGE_BYTES)}, the limit for one stdio message; the session is closed`);
+        stop();
+      },
     });
-    const session = await startSession(options, new StdioServerTransport(input, io.stdout));
+    const session = await startSession(options, transport);
     // The client closing stdin ends the session; the SDK stdio transport does not notice EOF.
     stop = () => void session.close();
     if (tooLong) stop();

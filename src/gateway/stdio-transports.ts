@@ -1,0 +1,145 @@
+/**
+ * The gateway's own stdio transports — the client-facing one over the gateway's stdin/stdout and
+ * the upstream one over a spawned server's pipes — framed by {@link lineFramer} (linear time,
+ * one limit per message, a clear error) instead of the SDK's quadratic `ReadBuffer`. They
+ * implement the SDK's `Transport` interface, so the SDK's `Server` and `Client` run on them.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { lineFramer, type MessageTooLargeError } from './line-framer.js';
+
+/** Largest message accepted from a client over stdio. */
+export const MAX_CLIENT_MESSAGE_BYTES = 8 * 1024 * 1024;
+/** Largest message accepted from a stdio upstream (results above the budget are stored, not shown). */
+export const MAX_UPSTREAM_MESSAGE_BYTES = 128 * 1024 * 1024;
+
+/** Grace periods of closing an upstream: stdin closed, then SIGTERM, then SIGKILL. */
+const CLOSE_GRACE_MS = 2000;
+
+type Handlers = Pick<Transport, 'onmessage' | 'onerror' | 'onclose'>;
+
+function write(out: Writable, message: JSONRPCMessage): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const ok = out.write(JSON.stringify(message) + '\n', (error) => (error ? reject(error) : undefined));
+    if (ok) resolve();
+    else out.once('drain', resolve);
+  });
+}
+
+/**
+ * A transport over a readable and a writable of newline-delimited JSON-RPC (the client side of
+ * `trc gateway` over stdio). A message over `maxMessageBytes` calls `onTooLarge` once and stops
+ * reading.
+ * @example await server.connect(lineTransport(process.stdin, process.stdout, { maxMessageBytes, side: 'client', onTooLarge }));
+ */
+export function lineTransport(input: Readable, output: Writable, options: { maxMessageBytes: number; side: string; onTooLarge?: (error: MessageTooLargeError) => void }): Transport {
+  let closed = false;
+  const t: Transport & Handlers = {
+    async start() {
+      const framer = lineFramer(options.maxMessageBytes, options.side, {
+        onMessage: (m) => t.onmessage?.(m),
+        onBadLine: (e) => t.onerror?.(e),
+        onTooLarge: (e) => {
+          input.off('data', onData);
+          t.onerror?.(e);
+          options.onTooLarge?.(e);
+        },
+      });
+      const onData = (chunk: Buffer) => framer.push(chunk);
+      input.on('data', onData);
+      input.once('error', (e: Error) => t.onerror?.(e));
+    },
+    async send(message) {
+      if (closed) throw new Error('Not connected');
+      await write(output, message);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      input.pause();
+      t.onclose?.();
+    },
+  };
+  return t;
+}
+
+/** The upstream side: a spawned server, its stderr and its stdin (for write coalescing). */
+export interface SpawnedTransport extends Transport {
+  readonly stderr: Readable | null;
+  readonly stdin: Writable | null;
+  readonly pid: number | null;
+}
+
+/**
+ * Spawn `command` and speak newline-delimited JSON-RPC over its stdin/stdout. A message over
+ * `maxMessageBytes` ends the connection with an error that says so (the calls in flight are
+ * answered as a closed connection, with that reason).
+ * @example const t = spawnTransport({ command: 'node', args: ['server.js'], env, maxMessageBytes: MAX_UPSTREAM_MESSAGE_BYTES });
+ */
+export function spawnTransport(options: { command: string; args: readonly string[]; env: Record<string, string>; cwd?: string; maxMessageBytes: number }): SpawnedTransport {
+  let child: ChildProcess | null = null;
+  let closed = false;
+  let exited: Promise<void> = Promise.resolve();
+  const child$ = () => child;
+  // Readable before the process exists, so a caller can listen from the start (as with the SDK's).
+  const stderr = new PassThrough();
+  const t: SpawnedTransport & Handlers = {
+    stderr,
+    get stdin() {
+      return child$()?.stdin ?? null;
+    },
+    get pid() {
+      return child$()?.pid ?? null;
+    },
+    start() {
+      return new Promise<void>((resolve, reject) => {
+        const proc = spawn(options.command, [...options.args], { env: options.env, stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+        child = proc;
+        proc.stderr?.pipe(stderr);
+        exited = new Promise((r) => proc.once('close', () => r()));
+        const framer = lineFramer(options.maxMessageBytes, 'upstream', {
+          onMessage: (m) => t.onmessage?.(m),
+          onBadLine: (e) => t.onerror?.(e),
+          onTooLarge: (e) => {
+            t.onerror?.(e);
+            void t.close();
+          },
+        });
+        proc.stdout?.on('data', (chunk: Buffer) => framer.push(chunk));
+        proc.once('error', (error) => {
+          if (!closed) reject(error);
+          t.onerror?.(error);
+        });
+        proc.once('spawn', () => resolve());
+        proc.once('close', () => {
+          if (closed) return;
+          closed = true;
+          t.onclose?.();
+        });
+        proc.stdin?.on('error', (e) => t.onerror?.(e));
+      });
+    },
+    async send(message) {
+      const stdin = child?.stdin;
+      if (closed || stdin === null || stdin === undefined) throw new Error('Not connected');
+      await write(stdin, message);
+    },
+    async close() {
+      const proc = child;
+      if (!closed) {
+        closed = true;
+        t.onclose?.();
+      }
+      if (proc === null || proc.exitCode !== null || proc.signalCode !== null) return;
+      proc.stdin?.end();
+      const gone = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+      if (await gone(CLOSE_GRACE_MS)) return;
+      proc.kill('SIGTERM');
+      if (await gone(CLOSE_GRACE_MS)) return;
+      proc.kill('SIGKILL');
+    },
+  };
+  return t;
+}
