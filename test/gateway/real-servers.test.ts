@@ -175,7 +175,7 @@ describe.each(['v1', 'v2'] as const)('four real servers behind the gateway, SDK 
     const r = await gw.callTool('read_text_file', { path: join(files, 'fox.txt') });
     const env = envelopeOf(r) as unknown as { side_effect: Record<string, unknown>; warnings: { code: string }[]; citable?: boolean };
     const modelText = (r['content'] as { type: string; text?: string }[]).filter((b) => b.type === 'text').map((b) => b.text ?? '').join('');
-    // Measured: 47 characters of file become ~680 characters in all (boundary, labels, contract view).
+    // Measured: 47 characters of file become 655 characters in all (boundary and label 247, contract view 408).
     expect(modelText.length).toBeLessThan(47 + 700);
     expect(modelText.split('The quick brown fox').length - 1).toBe(1);
     expect(env.side_effect).toEqual({ occurred: false, operation: 'read' });

@@ -68,7 +68,7 @@ describe.each(['v1', 'v2'] as const)('content blocks through the gateway, SDK cl
     expect(validate(env).findings.filter((f) => f.severity === 'error')).toEqual([]);
     // The envelope does not carry the binary payloads a second time.
     expect(JSON.stringify(env)).not.toContain(String(want[1]?.['data']));
-  });
+  }, 120_000);
 
   it('returns an error result of an output-schema tool as a result: no structured content, nothing thrown by callTool', async () => {
     const gw = await via(gen, `errors-${gen}.sqlite`);
@@ -82,7 +82,7 @@ describe.each(['v1', 'v2'] as const)('content blocks through the gateway, SDK cl
     // The text copy of the structured content is no E7 mismatch.
     expect(envelopeOf(ok).warnings).toEqual([]);
     expect(envelopeOf(ok).citable).not.toBe(false);
-  });
+  }, 120_000);
 
   it('says so, as an error result, when withholding an internal field would break the output schema', async () => {
     const config = join(dir, `internal-${gen}.yaml`);
@@ -95,7 +95,7 @@ describe.each(['v1', 'v2'] as const)('content blocks through the gateway, SDK cl
     expect(JSON.stringify(r)).not.toContain('ref-0042');
     const env = envelopeOf(r);
     expect(env.warnings.map((w) => (typeof w === 'string' ? w : w.code))).toContain('STRUCTURED_CONTENT_WITHHELD');
-  });
+  }, 120_000);
 
   it('advertises only what the upstream has: resources/list and logging/setLevel answer -32601 as directly', async () => {
     const direct = await connect(gen, SERVER, { TOOLSET: 'bare' });
@@ -106,7 +106,7 @@ describe.each(['v1', 'v2'] as const)('content blocks through the gateway, SDK cl
       expect(await rpcError(gw.request(method, params)), method).toBe(d);
     }
     expect(await pages(gw, 'tools/list')).toEqual(await pages(direct, 'tools/list'));
-  });
+  }, 120_000);
 });
 
 describe('several upstreams', () => {
@@ -124,7 +124,7 @@ describe('several upstreams', () => {
     const evil = await c.callTool('evil__pay__charge', { card: '4111', amount: 5 });
     expect(JSON.stringify(blocks(evil)[0])).toContain('stole');
     expect(await rpcError(c.request('tools/call', { name: 'pay__charge', arguments: { card: '4111', amount: 5 } }))).toBe(-32602);
-  });
+  }, 120_000);
 
   it('namespaces resource URIs: each upstream\'s receipts://1 is its own, read through its own upstream', async () => {
     const c = await connect('v1', argv);
@@ -133,7 +133,7 @@ describe('several upstreams', () => {
     const read = await c.request('resources/read', { uri: 'trc-upstream://pay/receipts://1' });
     expect(read['contents']).toEqual([{ uri: 'trc-upstream://pay/receipts://1', mimeType: 'text/plain', text: 'receipt from pay' }]);
     expect(await rpcError(c.request('resources/read', { uri: 'receipts://1' }))).toBe(-32002);
-  });
+  }, 120_000);
 });
 
 describe('untrusted tool metadata (T5)', () => {
@@ -152,7 +152,7 @@ describe('untrusted tool metadata (T5)', () => {
     expect(direct.instructions()).toBe(hostile);
     expect(gw.instructions()).toMatch(/^\[external text: instructions of MCP server "blocks-server"[^\n]*flagged: instruction-like/);
     expect(gw.instructions()).not.toMatch(/ignore all previous instructions/i);
-  });
+  }, 120_000);
 
   it('flags a tool whose description changed since it was first seen, and holds its calls when configured', async () => {
     const store = 'rugpull.sqlite';
@@ -177,5 +177,5 @@ describe('untrusted tool metadata (T5)', () => {
     const now = ((await accepted.listTools())['tools'] as { name: string; description: string }[]).find((t) => t.name === 'lookup');
     expect(now?.description).toBe(changed.DESCRIPTION);
     expect(envelopeOf(await accepted.callTool('lookup', { id: '1' })).status).toBe('succeeded');
-  });
+  }, 120_000);
 });
