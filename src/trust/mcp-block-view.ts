@@ -103,14 +103,18 @@ export function mcpBlockView(unmasked: Envelope, blocks: readonly Json[], base: 
   const withheld = new Map<number, Set<string>>();
   const shownIn = new Map<string, number>();
   let everyBlockShown = true;
+  let errorTextShown = false;
   blocks.forEach((raw, i) => {
     const b = (raw ?? {}) as Record<string, unknown>;
     if (b['type'] === 'text') {
       const id = b['content_id'];
       const copyOf = b['serializes'];
       if (typeof id === 'string') {
-        const u = entries.find((e) => e.content_id === id);
+        // An error result's text blocks became its error message (one region): the first of
+        // them shows that message, so the client reads the error as the server wrote it.
+        const u = entries.find((e) => e.content_id === id) ?? (errorTextShown ? undefined : entries.find((e) => e.origin === '/error/message'));
         if (u !== undefined) {
+          if (u.origin === '/error/message') errorTextShown = true;
           plain.set(i, { text: shownText(u), region: u, pointer: u.origin ?? `${base}/${i}/text` });
           shownIn.set(u.content_id, i);
         }

@@ -77,6 +77,10 @@ describe.each(['v1', 'v2'] as const)('content blocks through the gateway, SDK cl
     expect(r['isError']).toBe(true);
     expect(r['structuredContent']).toBeUndefined();
     expect(envelopeOf(r).status).toBe('failed');
+    // The server's error text is the first block, as sent (inside the boundary), never empty.
+    const first = (r['content'] as { type: string; text?: string }[])[0];
+    expect(first?.type).toBe('text');
+    expect(first?.text).toContain('no item x9');
     const ok = await gw.callTool('counted', { n: 3 });
     expect(ok['structuredContent']).toEqual({ n: 3, note: 'counted 3 items' });
     // The text copy of the structured content is no E7 mismatch.

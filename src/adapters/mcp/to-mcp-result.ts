@@ -129,8 +129,12 @@ function wireBlock(b: Record<string, Json>, i: number, texts: ReadonlyMap<number
   const deco = decorations(b);
   const payload = typeof b['part'] === 'number' ? parts[b['part']] : undefined;
   switch (b['type']) {
-    case 'text':
-      return { type: 'text', text: texts.get(i) ?? '', ...deco };
+    case 'text': {
+      // A text the envelope no longer holds on its own (an error's further blocks, joined into
+      // its message) is not sent as an empty block.
+      const text = texts.get(i);
+      return text === undefined ? null : { type: 'text', text, ...deco };
+    }
     case 'image':
     case 'audio':
       if (payload === undefined) return { type: 'text', text: `[${String(b['type'])} block ${i} (${String(b['mime_type'])}) not available]` };
