@@ -47,3 +47,7 @@ export type { FlaggedListing, McpBlockView, ToolMetadataFinding, VettedTool } fr
 export type { ReconcileReport } from './recover.js';
 export type { CallAuditDetail, EffectPosition, LayerNotes } from './audit.js';
 export type { Principal, ToolCall, ToolOutput, ToolContext, ToolSpec, ModelContext, WriteBack, FieldVisibility, JsonSchema } from './types.js';
+// Types of the stages' options that edges pass through (the edges import the executor only).
+export type { Budget } from '../budget/index.js';
+export type { ReconcileLookup } from '../effects/index.js';
+export type { Visibility } from '../trust/index.js';

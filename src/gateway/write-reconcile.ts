@@ -4,7 +4,7 @@
  * `ReconcileLookup`; the executor's write path decides what follows. Never a blind retry.
  */
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ReconcileLookup } from '../effects/index.js';
+import type { ReconcileLookup } from '../executor/index.js';
 import type { UpstreamConnection } from './upstream.js';
 
 /** `"$key"` anywhere as a value in the configured args is replaced by the idempotency key. */

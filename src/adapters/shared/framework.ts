@@ -5,12 +5,12 @@
  * source) unless the options say otherwise; without a store the wrappers share one in-memory
  * store, so fitted results stay reachable through the follow tool.
  */
-import type { Budget } from '../../budget/index.js';
+import type { Budget } from '../../executor/index.js';
 import type { Envelope } from '../../contract/index.js';
-import type { ReconcileLookup } from '../../effects/index.js';
+import type { ReconcileLookup } from '../../executor/index.js';
 import { createExecutor, followLinkTool, inProcessInvoker, underData, type Executor, type Invoker, type Principal, type Risk, type ToolRules } from '../../executor/index.js';
 import { createMemoryStore, type Store } from '../../store/index.js';
-import type { Visibility } from '../../trust/index.js';
+import type { Visibility } from '../../executor/index.js';
 
 /** Options every wrapper takes (the framework's own tool fields come on top). */
 export interface WrapperOptions {
