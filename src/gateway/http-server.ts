@@ -101,6 +101,8 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     return null;
   };
   const entries = new Map<string, Entry>();
+  const pending = new Set<Promise<GatewaySession>>();
+  let closing = false;
   const modern = modernEndpoint(options);
   const sessions = new Map<string, GatewaySession>();
   const idleMs = listen.idleTimeoutMs ?? HTTP_DEFAULTS.idleTimeoutMs;
@@ -149,7 +151,12 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     const id = randomUUID();
     // Each session keeps its recent SSE events, so a client whose stream broke resumes it (Last-Event-ID).
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id, eventStore: new WindowEventStore(), retryInterval: SSE_RETRY_MS });
-    const session = await startSession(options, transport, { sessionId: id, transport: 'http' });
+    if (closing) return rpcError(res, 503, 'Service Unavailable: the gateway is shutting down');
+    // A session still starting when the gateway closes is closed by close(), which waits for it.
+    const starting = startSession(options, transport, { sessionId: id, transport: 'http' });
+    pending.add(starting);
+    const session = await starting.finally(() => pending.delete(starting));
+    if (closing) return rpcError(res, 503, 'Service Unavailable: the gateway is shutting down');
     const entry: Entry = { transport, session, open: 0, lastSeen: Date.now() };
     entries.set(id, entry);
     track(entry, res);
@@ -178,8 +185,10 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     port,
     sessions,
     async close() {
+      closing = true;
       clearInterval(sweep);
-      await Promise.all([...entries.values()].map((e) => e.session.close()).concat(modern.close()));
+      const starting = [...pending].map((p) => p.then((session) => session.close(), () => undefined));
+      await Promise.all([...entries.values()].map((e) => e.session.close()).concat(modern.close(), starting));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

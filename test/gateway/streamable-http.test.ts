@@ -184,7 +184,8 @@ describe('no upstream process outlives its session', () => {
     const upstreams = children(proc.pid as number);
     const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
     proc.kill('SIGTERM');
-    expect({ code: await exited, stderr }).toMatchObject({ code: 0 });
+    const code = await exited;
+    expect(code, stderr).toBe(0);
     await eventually(() => upstreams.every((p) => !alive(p)), 10_000);
   }, 90_000);
 });
