@@ -10,7 +10,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@mo
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENVELOPE_META_KEY, serveHttp, type GatewayConfig, type HttpGateway } from '../../src/gateway/index.js';
+import { ENVELOPE_META_KEY, IDEMPOTENCY_META_KEY, serveHttp, type GatewayConfig, type HttpGateway } from '../../src/gateway/index.js';
 import { createMemoryStore, type Store } from '../../src/store/index.js';
 import { startIssuer, type IssuerHandle, type TokenClaims } from '../helpers/oauth-issuer.js';
 
@@ -184,6 +184,42 @@ describe('the principal of a valid token', () => {
     // A session's token is checked on every request: an expired one is refused with the challenge.
     const expired = await post(list, { ...bearer(await tokenFor('alice', 'mcp', { exp: Math.floor(Date.now() / 1000) - 60 })), 'mcp-session-id': sid });
     expect(expired.status).toBe(401);
+  });
+
+  it("binds an idempotency key to its principal: the owner's repeat is replayed, another user's use is refused", async () => {
+    const key = { [IDEMPOTENCY_META_KEY]: `key-${Date.now()}` };
+    const alice = await clientAs(await tokenFor('alice'));
+    const first = await alice.callTool({ name: 'add_note', arguments: { text: 'once' }, _meta: key });
+    const repeat = await alice.callTool({ name: 'add_note', arguments: { text: 'once' }, _meta: key });
+    const envOf = (r: Record<string, unknown>) => (r['_meta'] as Record<string, { status: string; warnings: { code: string }[]; error?: { code: string } }>)[ENVELOPE_META_KEY];
+    expect(envOf(first)?.status).toBe('succeeded');
+    expect(envOf(repeat)?.warnings.map((w) => w.code)).toContain('IDEMPOTENT_REPLAY');
+    const bob = await clientAs(await tokenFor('bob'));
+    const stolen = await bob.callTool({ name: 'add_note', arguments: { text: 'once' }, _meta: key });
+    expect(envOf(stolen)?.error?.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    // One effect upstream: the note was added once.
+    const listed = await alice.callTool({ name: 'list_notes', arguments: {} });
+    expect(JSON.stringify(listed.content).split('once').length - 1).toBe(1);
+  });
+
+  it('with a tenant claim: the same subject in two tenants is two principals, and a token without a tenant is refused', async () => {
+    const g = await serveHttp({ config: configFor(issuer.url, { tenant_claim: 'org_id' }), store: createMemoryStore() }, { port: 0 });
+    try {
+      const as = async (org: string | undefined) => {
+        const client = new Client({ name: 'tenant', version: '1' }, { capabilities: {} });
+        const token = await tokenFor('alice', 'mcp reports', org === undefined ? {} : { org_id: org });
+        await client.connect(new StreamableHTTPClientTransport(new URL(g.url), { requestInit: { headers: bearer(token) } }));
+        open.push(client);
+        return client;
+      };
+      const acme = await as('acme');
+      const uri = await reportHandle(acme);
+      expect(JSON.stringify((await (await as('acme')).readResource({ uri })).contents)).toContain('report line');
+      await expect((await as('globex')).readResource({ uri })).rejects.toMatchObject({ code: -32002 });
+      await expect(as(undefined)).rejects.toThrow(/no tenant/u);
+    } finally {
+      await g.close();
+    }
   });
 
   it('2026-07-28 stateless clients: the principal comes from each request\'s token', async () => {

@@ -209,8 +209,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     return 2;
   }
   if ((config.upstreams ?? []).length === 0) throw new UsageError('no upstream: give one after "--" (trc gateway -- CMD ARGS) or in --config');
-  config = withOAuth(config, values, io.env);
   if (port === undefined && Object.keys(OAUTH_FLAG_OPTIONS).some((f) => values[f as keyof typeof OAUTH_FLAG_OPTIONS] !== undefined)) throw new UsageError('--oauth-* apply to --http only (over stdio the principal is local)');
+  config = withOAuth(config, values, io.env);
 
   let opened;
   try {
