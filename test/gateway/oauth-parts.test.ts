@@ -10,6 +10,8 @@ import { principalFromClaims } from '../../src/gateway/auth/principal-from-claim
 import { bearerChallenge, metadataPaths, metadataUrl } from '../../src/gateway/auth/resource-metadata.js';
 import { matchesToolGlob, missingScopes, scopesForTool } from '../../src/gateway/auth/scope-policy.js';
 import { discoveryUrls } from '../../src/gateway/auth/verify-access-token.js';
+import { isRefusal, resourceServer } from '../../src/gateway/auth/resource-server.js';
+import { startIssuer } from '../helpers/oauth-issuer.js';
 
 const ISS = 'https://as.example.com';
 const auth = { issuer: ISS, resource: 'https://mcp.example.com/mcp' };
@@ -118,5 +120,26 @@ describe('the auth section of the configuration', () => {
     expect(pointers({ auth: { ...auth, audience: 'x' } })).toEqual(['/auth: must NOT have additional properties "audience"']);
     expect(pointers({ auth: { issuer: ISS } })).toEqual(["/auth: must have required property 'resource'"]);
     expect(pointers({ auth: { ...auth, write_scope: 'has space' } }).length).toBe(1);
+  });
+});
+
+describe('the door remembers a verified token', () => {
+  it('only until the token expires', async () => {
+    const issuer = await startIssuer();
+    try {
+      let clock = Date.now();
+      const door = resourceServer({ issuer: issuer.url, resource: auth.resource, clock_tolerance_seconds: 0 }, '/mcp', { now: () => clock });
+      const exp = Math.floor(clock / 1000) + 30;
+      const header = `Bearer ${await issuer.token({ sub: 'alice', aud: auth.resource, exp })}`;
+      const first = await door.authenticate(header);
+      expect(isRefusal(first) ? first.message : first.principal).toBe(`oauth:${encodeURIComponent(issuer.url)}:alice`);
+      clock += 10_000;
+      expect(isRefusal(await door.authenticate(header))).toBe(false);
+      clock = exp * 1000 + 1000;
+      const late = await door.authenticate(header);
+      expect(isRefusal(late) && late.status === 401 && late.headers['www-authenticate']?.includes('expired')).toBe(true);
+    } finally {
+      await issuer.close();
+    }
   });
 });

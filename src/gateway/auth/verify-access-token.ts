@@ -41,7 +41,7 @@ export function discoveryUrls(issuer: string): string[] {
  * rotation is picked up.
  * @example const verifier = accessTokenVerifier(config.auth); const verdict = await verifier.verify(token);
  */
-export function accessTokenVerifier(auth: AuthConfig, options: { readonly fetch?: Fetch } = {}): AccessTokenVerifier {
+export function accessTokenVerifier(auth: AuthConfig, options: { readonly fetch?: Fetch; readonly now?: () => number } = {}): AccessTokenVerifier {
   const doFetch = options.fetch ?? fetch;
   let jwks: Promise<RemoteJwks> | null = null;
   const keys = (): Promise<RemoteJwks> => {
@@ -67,6 +67,7 @@ export function accessTokenVerifier(auth: AuthConfig, options: { readonly fetch?
           algorithms,
           clockTolerance: auth.clock_tolerance_seconds ?? AUTH_DEFAULTS.clock_tolerance_seconds,
           requiredClaims: ['exp', 'sub'],
+          ...(options.now === undefined ? {} : { currentDate: new Date(options.now()) }),
         });
         return { ok: true, claims: payload };
       } catch (error) {
