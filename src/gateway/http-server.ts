@@ -114,10 +114,11 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
   const entries = new Map<string, Entry>();
   const pending = new Set<Promise<GatewaySession>>();
   let closing = false;
-  const modern = modernEndpoint(options);
   const sessions = new Map<string, GatewaySession>();
   const idleMs = listen.idleTimeoutMs ?? HTTP_DEFAULTS.idleTimeoutMs;
   const maxSessions = listen.maxSessions ?? HTTP_DEFAULTS.maxSessions;
+  // Stateless principals' inner sessions are capped alike (the least recently used idle one closes).
+  const modern = modernEndpoint(options, { maxPrincipals: maxSessions });
   // Requests (including an open SSE stream) keep a session busy; the sweep closes idle ones.
   const track = (entry: Entry, res: ServerResponse): void => {
     entry.open++;

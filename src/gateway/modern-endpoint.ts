@@ -23,7 +23,7 @@ import type { GatewayOptions } from './session-state.js';
 /** The principal of stateless (2026-07-28) requests when the config names none. */
 export const LOCAL_PRINCIPAL = 'local';
 
-/** Inner sessions kept open at once, one per principal; beyond it the least recently used closes. */
+/** Inner sessions kept open at once by default, one per principal; beyond it the least recently used idle one closes. */
 const MAX_PRINCIPALS = 64;
 /** Key of the principal in the `authInfo.extra` the door hands the SDK's handler. */
 const PRINCIPAL_KEY = 'dev.tool-result-contract/principal';
@@ -81,10 +81,13 @@ interface Inner {
  * The 2026-07-28 endpoint for `options` (one inner session per principal, opened on its first request).
  * @example const modern = modernEndpoint(options); const res = await modern.fetch(request, body);
  */
-export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
+export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPrincipals?: number } = {}): ModernEndpoint {
+  const maxPrincipals = limits.maxPrincipals ?? MAX_PRINCIPALS;
   const fallback = options.principal ?? options.config.principal ?? LOCAL_PRINCIPAL;
   // One inner session per principal (an authenticated gateway has many), least recently used first.
   const inners = new Map<string, Promise<Inner>>();
+  // The started ones, to see synchronously which are idle.
+  const started = new Map<Promise<Inner>, Inner>();
   const open = (principal: string): Promise<Inner> => {
     const known = inners.get(principal);
     if (known !== undefined) {
@@ -111,15 +114,25 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
       });
       return { client, session, inflight };
     })();
-    inner.catch(() => {
-      if (inners.get(principal) === inner) inners.delete(principal);
-    });
+    inner.then(
+      (ready) => {
+        started.set(inner, ready);
+        void ready.session.done.then(() => started.delete(inner));
+      },
+      () => {
+        if (inners.get(principal) === inner) inners.delete(principal);
+      },
+    );
     inners.set(principal, inner);
-    if (inners.size > MAX_PRINCIPALS) {
-      // The least recently used principal's inner session closes (with its upstreams); it reopens on its next request.
-      const [oldest, evicted] = inners.entries().next().value as [string, Promise<Inner>];
-      inners.delete(oldest);
-      void closeInner(evicted);
+    if (inners.size > maxPrincipals) {
+      // The least recently used idle principal's inner session closes (with its upstreams); it
+      // reopens on its next request. None idle: the cap is exceeded until one is.
+      for (const [name, candidate] of inners) {
+        if (started.get(candidate)?.inflight.length !== 0) continue;
+        inners.delete(name);
+        void closeInner(candidate);
+        break;
+      }
     }
     return inner;
   };

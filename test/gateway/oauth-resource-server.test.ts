@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENVELOPE_META_KEY, IDEMPOTENCY_META_KEY, serveHttp, type GatewayConfig, type HttpGateway } from '../../src/gateway/index.js';
 import { createMemoryStore, type Store } from '../../src/store/index.js';
 import { startIssuer, type IssuerHandle, type TokenClaims } from '../helpers/oauth-issuer.js';
+import { alive, eventually } from './helpers.js';
 
 const notes = fileURLToPath(new URL('./fixtures/notes-server.mjs', import.meta.url));
 /** The endpoint's public URL (as behind a proxy): the audience tokens must name. */
@@ -138,7 +139,7 @@ describe('the principal of a valid token', () => {
   it('calls tools through the real SDK client; its audit records carry issuer + subject', async () => {
     const alice = await clientAs(await tokenFor('alice'));
     const tools = await alice.listTools();
-    expect(tools.tools.map((t) => t.name).sort()).toEqual(['add_note', 'big_report', 'list_notes']);
+    expect(tools.tools.map((t) => t.name).sort()).toEqual(['add_note', 'big_report', 'list_notes', 'server_pid']);
     const added = await alice.callTool({ name: 'add_note', arguments: { text: 'hello' } });
     expect(JSON.stringify(added.content)).toContain('added note');
     await eventuallyAudited('add_note');
@@ -236,6 +237,34 @@ describe('the principal of a valid token', () => {
   });
 });
 
+describe('stateless principals on one gateway', () => {
+  it('get an inner session each, capped: the least recently used idle one closes with its upstream and reopens on its next request', async () => {
+    const g = await serveHttp({ config: configFor(issuer.url), store: createMemoryStore() }, { port: 0, maxSessions: 2 });
+    try {
+      const as = async (sub: string) => {
+        const client = new ClientV2({ name: 'cap', version: '2' }, { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+        await client.connect(new HttpV2(new URL(g.url), { requestInit: { headers: bearer(await tokenFor(sub)) } }));
+        open.push(client);
+        return client;
+      };
+      const pidOf = async (c: ClientV2) => Number(/pid=(\d+)/u.exec(JSON.stringify((await c.callTool({ name: 'server_pid', arguments: {} })).content))?.[1]);
+      const [alice, bob] = [await as('alice'), await as('bob')];
+      const [pa, pb] = [await pidOf(alice), await pidOf(bob)];
+      expect(pa).not.toBe(pb);
+      // A third principal: alice's (least recently used) inner session and upstream process close.
+      const carol = await as('carol');
+      await pidOf(carol);
+      await eventually(() => !alive(pa), 15_000);
+      expect(alive(pb)).toBe(true);
+      const again = await pidOf(alice);
+      expect(again).not.toBe(pa);
+      expect(alive(again)).toBe(true);
+    } finally {
+      await g.close();
+    }
+  }, 60_000);
+});
+
 describe('keys and discovery', () => {
   it('picks up a rotated signing key: the new kid makes the gateway fetch the JWKS again', async () => {
     const before = issuer.jwksFetches;
@@ -244,7 +273,7 @@ describe('keys and discovery', () => {
     const token = await tokenFor('alice');
     expect(JSON.parse(Buffer.from(token.split('.')[0] as string, 'base64url').toString()).kid).toBe(kid);
     const client = await clientAs(token);
-    expect((await client.listTools()).tools.length).toBe(3);
+    expect((await client.listTools()).tools.length).toBe(4);
     expect(issuer.jwksFetches).toBeGreaterThan(before);
   });
 
@@ -254,7 +283,7 @@ describe('keys and discovery', () => {
     try {
       const client = new Client({ name: 'oidc', version: '1' }, { capabilities: {} });
       await client.connect(new StreamableHTTPClientTransport(new URL(g.url), { requestInit: { headers: bearer(await oidc.token({ sub: 'carol', aud: RESOURCE, scope: 'mcp' })) } }));
-      expect((await client.listTools()).tools.length).toBe(3);
+      expect((await client.listTools()).tools.length).toBe(4);
       await client.close();
     } finally {
       await g.close();
