@@ -75,7 +75,6 @@ export function createCallTail(store: Store, options: CallTailOptions = {}): Cal
   const streams = new Set<Stream>();
   let known: Set<string> | null = null;
   let timer: NodeJS.Timeout | null = null;
-  let polling = false;
   let closed = false;
 
   const send = (s: Stream, c: CallSummary): void => {
@@ -83,22 +82,27 @@ export function createCallTail(store: Store, options: CallTailOptions = {}): Cal
     s.res.write(`id: ${eventId(c)}\nevent: call\ndata: ${JSON.stringify(c)}\n\n`);
   };
 
-  const poll = async (): Promise<void> => {
-    if (polling || closed) return;
-    polling = true;
-    try {
-      const newest = await store.listAudit({ newest: true, limit: WINDOW });
-      const ids = new Set(newest.map((r) => r.callId));
-      if (known !== null) {
-        const fresh = newest.filter((r) => !(known as Set<string>).has(r.callId)).reverse().map(summarize);
-        for (const s of streams) for (const c of fresh) if (!s.backlog.has(c.call_id)) send(s, c);
+  /** One poll at a time; a caller that asks while one runs waits for that one. */
+  let running: Promise<void> | null = null;
+  const poll = (): Promise<void> => {
+    if (closed) return Promise.resolve();
+    running ??= (async () => {
+      try {
+        const newest = await store.listAudit({ newest: true, limit: WINDOW });
+        const ids = new Set(newest.map((r) => r.callId));
+        if (known !== null) {
+          const seen = known;
+          const fresh = newest.filter((r) => !seen.has(r.callId)).reverse().map(summarize);
+          for (const s of streams) for (const c of fresh) if (!s.backlog.has(c.call_id)) send(s, c);
+        }
+        known = ids;
+      } catch {
+        // A store that is busy or being swept: the next poll tries again.
+      } finally {
+        running = null;
       }
-      known = ids;
-    } catch {
-      // A store that is busy or being swept: the next poll tries again.
-    } finally {
-      polling = false;
-    }
+    })();
+    return running;
   };
 
   const drop = (s: Stream): void => {

@@ -110,6 +110,8 @@ describe('the inspector for a person', () => {
     expect((await api('/api/calls?until=soon')).body['error']).toMatchObject({ code: 'BAD_QUERY', pointer: '/until' });
     expect((await api('/api/calls?status=great')).body['error']).toMatchObject({ code: 'BAD_QUERY', pointer: '/status' });
     expect((await api('/api/events?since=never')).status).toBe(400);
+    // The stream needs the token like the rest of the API.
+    expect((await fetch(`http://127.0.0.1:${inspector.port}/api/events`)).status).toBe(401);
   });
 
   it('streams a call made after the stream opened, with heartbeats, and only calls that pass its filters', async () => {
