@@ -6,7 +6,8 @@
  * A record is appended when its call ends, so a long call can land behind calls that started
  * after it. The poll therefore reads the newest-started `WINDOW` records and sends those it has
  * not sent; a record that left that window can never re-enter it (later records only push it
- * down), so the set of sent ids is exactly the window's. Each event's id is
+ * down), so the set of sent ids is exactly the window's; a burst that fills the whole window is
+ * read from the newest start time the last poll saw (up to 5000 records). Each event's id is
  * `startedAt/callId`; a client resuming with `Last-Event-ID` gets every call that started after
  * it, oldest first, then the live events.
  */
@@ -74,6 +75,8 @@ export function createCallTail(store: Store, options: CallTailOptions = {}): Cal
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const streams = new Set<Stream>();
   let known: Set<string> | null = null;
+  /** Start time of the newest record the last poll read (where a burst's gap begins). */
+  let knownNewestAt: string | null = null;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
 
@@ -92,10 +95,18 @@ export function createCallTail(store: Store, options: CallTailOptions = {}): Cal
         const ids = new Set(newest.map((r) => r.callId));
         if (known !== null) {
           const seen = known;
-          const fresh = newest.filter((r) => !seen.has(r.callId)).reverse().map(summarize);
-          for (const s of streams) for (const c of fresh) if (!s.backlog.has(c.call_id)) send(s, c);
+          let fresh = newest.filter((r) => !seen.has(r.callId)).reverse();
+          // A burst filled the whole window: read from the newest start the last poll saw.
+          if (fresh.length === WINDOW && knownNewestAt !== null) {
+            const inWindow = new Set(fresh.map((r) => r.callId));
+            const gap = (await store.listAudit({ since: knownNewestAt, limit: RESUME_LIMIT })).filter((r) => !seen.has(r.callId) && !inWindow.has(r.callId));
+            fresh = [...gap, ...fresh].sort((a, b) => (after(a, b.startedAt, b.callId) ? 1 : -1));
+          }
+          const calls = fresh.map(summarize);
+          for (const s of streams) for (const c of calls) if (!s.backlog.has(c.call_id)) send(s, c);
         }
         known = ids;
+        knownNewestAt = newest[0] === undefined ? knownNewestAt : new Date(Date.parse(newest[0].startedAt)).toISOString();
       } catch {
         // A store that is busy or being swept: the next poll tries again.
       } finally {
@@ -112,6 +123,7 @@ export function createCallTail(store: Store, options: CallTailOptions = {}): Cal
       clearInterval(timer);
       timer = null;
       known = null;
+      knownNewestAt = null;
     }
   };
 

@@ -140,6 +140,19 @@ describe('the inspector for a person', () => {
     await resumed.cancel();
   });
 
+  it('sends every call of a burst larger than the poll window, once each, oldest first', async () => {
+    const burst = await openStream('/api/events?tool=burst');
+    const at = Date.parse('2026-03-02T00:00:00.000Z');
+    // One transaction: the next poll sees all 250 or none.
+    await store.appendAuditBatch(Array.from({ length: 250 }, (_, i) => ({
+      callId: `b-${String(i).padStart(3, '0')}`, tool: 'burst', principal: 'p', status: 'succeeded', argsDigest: 'sha256:00', envelopeDigest: null, detail: {},
+      startedAt: new Date(at + i).toISOString(), finishedAt: new Date(at + i + 1).toISOString(),
+    })));
+    const got = eventsOf(await burst.until((t) => eventsOf(t).length >= 250)).map((e) => e.call.call_id);
+    expect(got).toEqual(Array.from({ length: 250 }, (_, i) => `b-${String(i).padStart(3, '0')}`));
+    await burst.cancel();
+  });
+
   it('ends open streams cleanly when the inspector closes', async () => {
     const other = await startInspector({ store, tail: { pollMs: 25, heartbeatMs: 1000 } });
     const res = await fetch(`http://127.0.0.1:${other.port}/api/events`, { headers: { authorization: `Bearer ${other.token}` } });
