@@ -80,6 +80,8 @@ export async function callTool(
   const live = upstream.closed ? ((await reconnectUpstream(state, upstream).catch(() => null)) ?? upstream) : upstream;
   const invoker = upstreamInvoker(state, live, rules, { upstreamTool, listing: tool, meta: (k) => forwardedMeta(meta, k), extra, ...(options.taskId === undefined ? {} : { taskId: options.taskId }) });
   const confirm = meta[CONFIRM_META_KEY];
+  // With an output schema the client validates structured content: never error details there.
+  const structured = tool?.outputSchema !== undefined ? 'always' : 'auto';
   const env = await executor.run(
     rules,
     invoker,
@@ -89,7 +91,8 @@ export async function callTool(
       signal: cancel.signal,
       run,
       ...(typeof confirm === 'string' ? { confirmation: confirm } : {}),
-      edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, run: run.id, upstream: upstream.config.name, upstream_tool: upstreamTool, effect_source: rules.effectSource },
+      // `structured`: how the result below is rendered, so the inspector can show what the client got.
+      edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, run: run.id, upstream: upstream.config.name, upstream_tool: upstreamTool, effect_source: rules.effectSource, structured },
       // The MCP client's trace context (W3C, in `_meta`), linked from the call's span.
       ...(typeof meta['traceparent'] === 'string' ? { traceLinks: [meta] } : {}),
     },
@@ -100,8 +103,7 @@ export async function callTool(
     // A protocol error from the upstream stays a JSON-RPC error (SPEC X1), in the pipeline's words.
     throw new RelayedRpcError(error.jsonrpc_code, error.message, { [ENVELOPE_META_KEY]: env });
   }
-  // With an output schema the client validates structured content: never error details there.
-  const result = toMcpResult(env, { structured: tool?.outputSchema !== undefined ? 'always' : 'auto' }) as CallToolResult;
+  const result = toMcpResult(env, { structured }) as CallToolResult;
   const held = confirmationMeta(run, env);
   return held === undefined ? result : { ...result, _meta: { ...result._meta, ...held } };
 }

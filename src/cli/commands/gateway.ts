@@ -9,6 +9,7 @@ import { OAUTH_FLAG_OPTIONS, withOAuth } from '../oauth-options.js';
 import { describeListenError, parseHost } from '../host.js';
 import { InputError, InputTooLargeError, formatBytes, requireFile } from '../input.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
+import { whyStoreFailed } from '../store.js';
 
 /**
  * The longest JSON-RPC message (one line) a stdio client may send: 8 MiB. The MCP SDK's stdio
@@ -216,8 +217,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   try {
     opened = await openGatewayStore(io.cwd, [values.store, io.env['TRC_STORE'], config.store], config.store_sync, { env: io.env });
   } catch (cause) {
-    const why = (cause as { cause?: Error }).cause?.message ?? (cause as Error).message;
-    throw new InputError(`cannot open the store: ${why}`);
+    throw new InputError(`cannot open the store: ${whyStoreFailed(cause)}`);
   }
   const { store, path } = opened;
   const options = { config, store, ...(values['accept-tool-changes'] === true ? { acceptToolChanges: true } : {}), onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`) };
