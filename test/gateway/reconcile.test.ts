@@ -84,7 +84,7 @@ describe('a write whose upstream dies after committing', () => {
 
 describe('a write whose upstream hangs after committing', () => {
   it('is confirmed by the lookup after the deadline, without a second charge', async () => {
-    const g = await gateway('hang-after', 'reconcile.yaml');
+    const g = await gateway('hang-after', 'reconcile-hang.yaml');
     const env = await g.charge({ amount: 7, then: 'hang_after_commit' }, 'order-7');
     expect(env.status).toBe('succeeded');
     expect(env.side_effect).toMatchObject({ occurred: true, idempotency_key: 'order-7', external_id: g.charges('order-7')[0]?.id });
