@@ -18,6 +18,8 @@ import { ProtocolError, Server as ModernServer, createMcpHandler, isLegacyReques
 import { relayError, RelayedRpcError } from './forward.js';
 import { startSession, type GatewaySession } from './session.js';
 import type { GatewayOptions } from './session-state.js';
+import { inputRounds, type InputRounds, type Started } from './input-rounds.js';
+import type { RequestId } from './related-requests.js';
 
 /** The principal of stateless (2026-07-28) requests when the config names none. */
 export const LOCAL_PRINCIPAL = 'local';
@@ -55,7 +57,12 @@ interface Inner {
   readonly session: GatewaySession;
   /** Modern requests in flight, oldest first: what the upstreams send meanwhile goes to the oldest. */
   readonly inflight: ServerContext[];
+  /** Sends `request` on the inner link; answers its JSON-RPC id with the result promise. */
+  readonly send: (method: string, params: Record<string, unknown>, signal: AbortSignal) => Started;
 }
+
+/** Multi-round-trip methods (2026-07-28): their upstream calls may ask the client for input. */
+const ROUND_TRIP_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /**
  * The 2026-07-28 endpoint for `options` (one inner session, opened on the first request).
@@ -63,15 +70,20 @@ interface Inner {
  */
 export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
   const principal = options.principal ?? options.config.principal ?? LOCAL_PRINCIPAL;
+  const rounds = inputRounds();
   let inner: Promise<Inner> | null = null;
   const open = (): Promise<Inner> => {
     inner ??= (async () => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const link = correlate(clientSide, serverSide, rounds);
       const session = await startSession({ ...options, principal }, serverSide, { transport: 'http' });
-      const client = new Client({ name: 'trc-gateway-2026', version: '0.1.0' }, { capabilities: {} });
+      // The inner client declares elicitation and sampling, so upstreams may ask for them during
+      // a call: the ask becomes an `input_required` round of the 2026 client (input-rounds.ts).
+      const client = new Client({ name: 'trc-gateway-2026', version: '0.1.0' }, { capabilities: { elicitation: {}, sampling: {} } });
       const inflight: ServerContext[] = [];
+      client.fallbackRequestHandler = async (request, extra) => rounds.ask(link.relatedOf(extra.requestId), request.method, request.params, extra.signal) as never;
       // Progress comes back under the token the modern client chose (the inner session relays it
-      // under the same token); log messages go with the oldest request still in flight.
+      // under the same token); log messages go with the round they belong to, else the oldest request.
       client.fallbackNotificationHandler = async (n) => {
         const params = (n.params ?? {}) as Record<string, unknown>;
         const token = n.method === 'notifications/progress' ? params['progressToken'] : undefined;
@@ -80,7 +92,11 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
       };
       await client.connect(clientSide);
       void session.done.then(() => (inner = null));
-      return { client, session, inflight };
+      const send = (method: string, params: Record<string, unknown>, signal: AbortSignal): Started => {
+        const result = client.request({ method, params }, ResultSchema, { signal, timeout: 24 * 3600 * 1000 }) as Promise<Record<string, unknown>>;
+        return { id: link.lastRequestId(), result };
+      };
+      return { client, session, inflight, send };
     })().catch((error: unknown) => {
       inner = null;
       throw error;
@@ -89,7 +105,7 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
   };
 
   const factory = async (): Promise<ModernServer> => {
-    const { client, inflight } = await open();
+    const { client, inflight, send } = await open();
     const instructions = client.getInstructions();
     const server = new ModernServer(client.getServerVersion() ?? { name: 'trc-gateway', version: '0.1.0' }, {
       capabilities: modernCapabilities(client.getServerCapabilities() ?? {}),
@@ -101,7 +117,8 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
         try {
           const params = { ...(request.params ?? {}) };
           if (ctx.mcpReq._meta !== undefined) params['_meta'] = ctx.mcpReq._meta;
-          return await client.request({ method, params }, ResultSchema, { signal: ctx.mcpReq.signal, timeout: 24 * 3600 * 1000 });
+          if (ROUND_TRIP_METHODS.has(method)) return await rounds.serve(ctx, principal, `${method} ${String(params['name'] ?? params['uri'])}`, (signal) => send(method, params, signal));
+          return await send(method, params, ctx.mcpReq.signal).result;
         } catch (error) {
           const relayed = relayError(error);
           // The upstream's JSON-RPC error reaches the client with its code, message and data.
@@ -118,6 +135,7 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
   return {
     fetch: (request, parsedBody) => handler.fetch(request, { parsedBody }),
     async close() {
+      rounds.close();
       await handler.close();
       const current = inner;
       inner = null;
@@ -141,4 +159,43 @@ function modernCapabilities(caps: ServerCapabilities): Record<string, unknown> {
   if (caps.resources !== undefined) out['resources'] = {};
   if (caps.completions !== undefined) out['completions'] = {};
   return out;
+}
+
+/**
+ * Which inner request each message belongs to. The inner session sends an upstream's request or
+ * call-scoped notification with the `relatedRequestId` of the inner request it serves; the
+ * in-memory link drops that option, so it is read here, as the message is sent. Notifications of
+ * a call in a round go on that round's stream at once.
+ */
+function correlate(clientSide: InMemoryTransport, serverSide: InMemoryTransport, rounds: InputRounds): { relatedOf(id: RequestId): RequestId | undefined; lastRequestId(): RequestId | undefined } {
+  const related = new Map<RequestId, RequestId>();
+  let last: RequestId | undefined;
+  const clientSend = clientSide.send.bind(clientSide);
+  // Protocol.request hands its message to the transport synchronously: the id is known on return.
+  clientSide.send = (message, opts) => {
+    const m = message as { id?: RequestId; method?: string };
+    if (m.method !== undefined && m.id !== undefined) last = m.id;
+    return clientSend(message, opts);
+  };
+  const serverSend = serverSide.send.bind(serverSide);
+  serverSide.send = async (message, opts) => {
+    const m = message as { id?: RequestId; method?: string; params?: Record<string, unknown> };
+    const to = opts?.relatedRequestId;
+    if (m.method !== undefined && to !== undefined) {
+      if (m.id !== undefined) related.set(m.id, to);
+      else {
+        const round = rounds.roundOf(to);
+        if (round !== undefined) return round.mcpReq.notify({ method: m.method, params: m.params ?? {} } as never).catch(() => undefined);
+      }
+    }
+    return serverSend(message, opts);
+  };
+  return {
+    relatedOf(id) {
+      const to = related.get(id);
+      related.delete(id);
+      return to;
+    },
+    lastRequestId: () => last,
+  };
 }

@@ -1,0 +1,92 @@
+/**
+ * Multi-round-trip `input_required` (2026-07-28) through the gateway: an upstream that asks for
+ * elicitation or sampling during a call reaches a stateless 2026 client as `input_required`
+ * rounds, and the client's answers reach the upstream. Real v2 SDK clients (their own
+ * auto-fulfilment loop), real upstream processes, real HTTP.
+ */
+import { fileURLToPath } from 'node:url';
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ENVELOPE_META_KEY, serveHttp, type GatewayConfig } from '../../src/gateway/index.js';
+import { createMemoryStore } from '../../src/store/index.js';
+
+const fixture = fileURLToPath(new URL('../conformance/fixtures/conformance-server.mjs', import.meta.url));
+const open: { close(): Promise<unknown> }[] = [];
+afterAll(async () => {
+  for (const o of open.reverse()) await o.close().catch(() => undefined);
+});
+
+async function gateway(config: GatewayConfig) {
+  const gw = await serveHttp({ store: createMemoryStore(), config: { defaults: { effect: 'read' }, ...config } }, { port: 0 });
+  open.push(gw);
+  return gw;
+}
+const conformance: GatewayConfig = { upstreams: [{ name: 'conf', command: process.execPath, args: [fixture] }] };
+
+async function pinned(url: string, capabilities: Record<string, unknown>, setup: (c: ClientV2) => void = () => undefined, raw = false): Promise<ClientV2> {
+  const client = new ClientV2({ name: 'v2-pinned', version: '2' }, { capabilities, versionNegotiation: { mode: { pin: '2026-07-28' } }, ...(raw ? { inputRequired: { autoFulfill: false } } : {}) });
+  setup(client);
+  await client.connect(new HttpV2(new URL(url)));
+  open.push(client);
+  return client;
+}
+const text = (r: unknown) => ((r as { content: { type: string; text?: string }[] }).content.map((b) => b.text ?? '').join('\n'));
+const envelope = (r: unknown) => ((r as { _meta?: Record<string, unknown> })._meta?.[ENVELOPE_META_KEY] ?? null) as { status: string } | null;
+
+describe('input_required rounds for a 2026-07-28 client, 2025-generation upstream', () => {
+  it('bridges an upstream elicitation during tools/call to an input_required round and back', async () => {
+    const gw = await gateway(conformance);
+    const asked: unknown[] = [];
+    const client = await pinned(gw.url, { elicitation: {} }, (c) =>
+      c.setRequestHandler('elicitation/create', async (request) => {
+        asked.push(request.params);
+        return { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } };
+      }),
+    );
+    const result = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ message: 'Who are you?' });
+    expect(text(result)).toContain('User response: action=accept');
+    expect(text(result)).toContain('ada@example.com');
+    // The result came through the pipeline.
+    expect(envelope(result)?.status).toBe('succeeded');
+  }, 60_000);
+
+  it('bridges an upstream sampling request the same way', async () => {
+    const gw = await gateway(conformance);
+    const client = await pinned(gw.url, { sampling: {} }, (c) =>
+      c.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: 'forty-two' }, model: 'test-model' })),
+    );
+    const result = await client.callTool({ name: 'test_sampling', arguments: { prompt: 'the answer?' } });
+    expect(text(result)).toContain('LLM response: forty-two');
+  }, 60_000);
+
+  it('answers input_required with the embedded request and a request state, and resumes on the retry', async () => {
+    const gw = await gateway(conformance);
+    const client = await pinned(gw.url, { elicitation: {} }, () => undefined, true);
+    const first = (await client.request({ method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'name?' } } }, { allowInputRequired: true } as never)) as Record<string, unknown>;
+    expect(first['resultType']).toBe('input_required');
+    const requests = first['inputRequests'] as Record<string, { method: string; params: { message: string } }>;
+    const [key, ask] = Object.entries(requests)[0] ?? [];
+    expect(ask?.method).toBe('elicitation/create');
+    expect(ask?.params.message).toBe('name?');
+    expect(typeof first['requestState']).toBe('string');
+    // A made-up request state is refused; the real one resumes the parked upstream call.
+    await expect(client.request({ method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'name?' }, requestState: 'forged', inputResponses: {} } })).rejects.toMatchObject({ code: -32602 });
+    const done = await client.request({
+      method: 'tools/call',
+      params: { name: 'test_elicitation', arguments: { message: 'name?' }, requestState: first['requestState'], inputResponses: { [key as string]: { action: 'decline' } } },
+    });
+    expect(text(done)).toContain('action=decline');
+  }, 60_000);
+
+  it('refuses the upstream request when the client declared no such capability: the call fails as the upstream answers, no hang', async () => {
+    const gw = await gateway(conformance);
+    const client = await pinned(gw.url, {});
+    // The upstream's tool does not catch the refusal: its JSON-RPC error comes back, as directly.
+    await expect(client.callTool({ name: 'test_elicitation', arguments: { message: 'x' } })).rejects.toMatchObject({ code: expect.any(Number) });
+    // Nothing stays parked.
+    const ok = await client.callTool({ name: 'test_simple_text', arguments: {} });
+    expect(envelope(ok)?.status).toBe('succeeded');
+  }, 60_000);
+});
