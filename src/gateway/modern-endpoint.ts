@@ -13,7 +13,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ResultSchema, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ResultSchema, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { ProtocolError, Server as ModernServer, createMcpHandler, isLegacyRequest, type McpHttpHandler, type ServerContext } from '@modelcontextprotocol/server';
 import { relayError, RelayedRpcError } from './forward.js';
 import { startSession, type GatewaySession } from './session.js';
@@ -107,18 +107,23 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
   const factory = async (): Promise<ModernServer> => {
     const { client, inflight, send } = await open();
     const instructions = client.getInstructions();
+    const capabilities = modernCapabilities(client.getServerCapabilities() ?? {});
     const server = new ModernServer(client.getServerVersion() ?? { name: 'trc-gateway', version: '0.1.0' }, {
-      capabilities: modernCapabilities(client.getServerCapabilities() ?? {}),
+      capabilities,
       ...(instructions === undefined ? {} : { instructions }),
     });
-    for (const method of METHODS) {
+    // The v2 server refuses a handler for a capability it does not advertise.
+    for (const method of METHODS.filter((m) => capabilities[CAPABILITY_OF[m]] !== undefined)) {
       server.setRequestHandler(method, (async (request: { params?: Record<string, unknown> }, ctx: ServerContext) => {
         inflight.push(ctx);
         try {
           const params = { ...(request.params ?? {}) };
           if (ctx.mcpReq._meta !== undefined) params['_meta'] = ctx.mcpReq._meta;
           if (ROUND_TRIP_METHODS.has(method)) return await rounds.serve(ctx, principal, `${method} ${String(params['name'] ?? params['uri'])}`, (signal) => send(method, params, signal));
-          return await send(method, params, ctx.mcpReq.signal).result;
+          const answer = send(method, params, ctx.mcpReq.signal).result;
+          // Resources are advertised for the gateway's own stored results even when no upstream
+          // has any: then the listings are empty.
+          return await (method === 'resources/list' || method === 'resources/templates/list' ? answer.catch((e: unknown) => emptyListing(method, e)) : answer);
         } catch (error) {
           const relayed = relayError(error);
           // The upstream's JSON-RPC error reaches the client with its code, message and data.
@@ -153,12 +158,31 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
  * revision has no per-session subscriptions or logging level.
  */
 function modernCapabilities(caps: ServerCapabilities): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // `resources` always: stateless clients read the gateway's own `trc://resource/…` results,
+  // and the v2 server answers `resources/read` only when the capability is advertised.
+  const out: Record<string, unknown> = { resources: {} };
   if (caps.tools !== undefined) out['tools'] = {};
   if (caps.prompts !== undefined) out['prompts'] = {};
-  if (caps.resources !== undefined) out['resources'] = {};
   if (caps.completions !== undefined) out['completions'] = {};
   return out;
+}
+
+/** Which capability each relayed method needs. */
+const CAPABILITY_OF: Readonly<Record<(typeof METHODS)[number], string>> = {
+  'tools/list': 'tools',
+  'tools/call': 'tools',
+  'resources/list': 'resources',
+  'resources/templates/list': 'resources',
+  'resources/read': 'resources',
+  'prompts/list': 'prompts',
+  'prompts/get': 'prompts',
+  'completion/complete': 'completions',
+};
+
+/** An empty listing where no upstream has resources (the inner session answers −32601). */
+function emptyListing(method: string, error: unknown): Record<string, unknown> {
+  if (!(error instanceof McpError) || error.code !== -32601) throw error;
+  return method === 'resources/list' ? { resources: [] } : { resourceTemplates: [] };
 }
 
 /**

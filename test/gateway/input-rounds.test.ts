@@ -4,10 +4,15 @@
  * rounds, and the client's answers reach the upstream. Real v2 SDK clients (their own
  * auto-fulfilment loop), real upstream processes, real HTTP.
  */
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENVELOPE_META_KEY, serveHttp, type GatewayConfig } from '../../src/gateway/index.js';
+import { modernOnlyVersion } from '../../src/gateway/upstream-modern.js';
 import { createMemoryStore } from '../../src/store/index.js';
 
 const fixture = fileURLToPath(new URL('../conformance/fixtures/conformance-server.mjs', import.meta.url));
@@ -89,4 +94,73 @@ describe('input_required rounds for a 2026-07-28 client, 2025-generation upstrea
     const ok = await client.callTool({ name: 'test_simple_text', arguments: {} });
     expect(envelope(ok)?.status).toBe('succeeded');
   }, 60_000);
+});
+
+const modernOnly = fileURLToPath(new URL('./fixtures/modern-only-server.mjs', import.meta.url));
+async function modernOnlyUrl(): Promise<string> {
+  const proc = spawn(process.execPath, [modernOnly], { stdio: ['ignore', 'pipe', 'inherit'] });
+  open.push({ close: async () => proc.kill('SIGTERM') });
+  return new Promise<string>((resolve) => proc.stdout.on('data', (c: Buffer) => resolve(c.toString().trim())));
+}
+async function v1(url: string, setup: (c: ClientV1) => void = () => undefined, capabilities: Record<string, unknown> = {}): Promise<ClientV1> {
+  const client = new ClientV1({ name: 'v1', version: '1' }, { capabilities });
+  setup(client);
+  await client.connect(new HttpV1(new URL(url)));
+  open.push(client);
+  return client;
+}
+
+describe('upstreams that speak only 2026-07-28', () => {
+  it('refuses a 2025 handshake directly, and is reached through the gateway by a v1 client (URL upstream)', async () => {
+    const url = await modernOnlyUrl();
+    await expect(v1(url)).rejects.toThrow(/-32022|Unsupported protocol version/);
+    const gw = await gateway({ upstreams: [{ name: 'modern', url }] });
+    const client = await v1(gw.url);
+    expect(client.getServerVersion()?.name).toBe('trc-modern-only-fixture');
+    expect(client.getInstructions()).toContain('2026-07-28-only');
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['ask_name', 'echo']);
+    const result = await client.callTool({ name: 'echo', arguments: { message: 'across generations' } });
+    expect(envelope(result)?.status).toBe('succeeded');
+    expect(text(result)).toContain('across generations');
+  }, 60_000);
+
+  it('is reached over stdio too (the refused handshake is retried on a fresh process)', async () => {
+    const gw = await gateway({ upstreams: [{ name: 'modern', command: process.execPath, args: [modernOnly, '--stdio'] }] });
+    const client = await v1(gw.url);
+    const result = await client.callTool({ name: 'echo', arguments: { message: 'stdio, 2026 only' } });
+    expect(envelope(result)?.status).toBe('succeeded');
+    expect(text(result)).toContain('stdio, 2026 only');
+  }, 60_000);
+
+  it("turns the upstream's input_required round into an elicitation request to a 2025 client", async () => {
+    const url = await modernOnlyUrl();
+    const gw = await gateway({ upstreams: [{ name: 'modern', url }] });
+    const client = await v1(gw.url, (c) => c.setRequestHandler(ElicitRequestSchema, async (r) => ({ action: 'accept', content: { name: `ada (asked: ${r.params.message})` } })), { elicitation: {} });
+    const result = await client.callTool({ name: 'ask_name', arguments: {} });
+    expect(text(result)).toContain('hello ada (asked: Your name?)');
+  }, 60_000);
+
+  it("passes the upstream's input_required round on to a 2026 client as a round of its own", async () => {
+    const url = await modernOnlyUrl();
+    const gw = await gateway({ upstreams: [{ name: 'modern', url }] });
+    const client = await pinned(gw.url, { elicitation: {} }, (c) => c.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'grace' } })));
+    const result = await client.callTool({ name: 'ask_name', arguments: {} });
+    expect(text(result)).toContain('hello grace');
+    expect(envelope(result)?.status).toBe('succeeded');
+  }, 60_000);
+});
+
+describe('modernOnlyVersion', () => {
+  it('reads the 2026 revision an upstream named when it refused the 2025 handshake, and nothing else', () => {
+    expect(modernOnlyVersion({ code: -32022, data: { supported: ['2026-07-28'], requested: '2025-11-25' } })).toBe('2026-07-28');
+    expect(modernOnlyVersion({ code: -32022, data: { supported: ['2026-07-28', '2027-01-01'] } })).toBe('2027-01-01');
+    const http = new Error('Streamable HTTP error: Error POSTing to endpoint: {"jsonrpc":"2.0","error":{"code":-32022,"message":"Unsupported protocol version: 2025-11-25","data":{"supported":["2026-07-28"]}},"id":0}');
+    expect(modernOnlyVersion(http)).toBe('2026-07-28');
+    // Only older revisions, another error, or garbage: no second attempt.
+    expect(modernOnlyVersion({ code: -32022, data: { supported: ['2024-11-05'] } })).toBeUndefined();
+    expect(modernOnlyVersion({ code: -32601, data: { supported: ['2026-07-28'] } })).toBeUndefined();
+    expect(modernOnlyVersion(new Error('Error POSTing to endpoint: {"jsonrpc": broken'))).toBeUndefined();
+    expect(modernOnlyVersion(null)).toBeUndefined();
+  });
 });
