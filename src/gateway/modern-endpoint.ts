@@ -71,6 +71,7 @@ const ROUND_TRIP_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/
 export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
   const principal = options.principal ?? options.config.principal ?? LOCAL_PRINCIPAL;
   const rounds = inputRounds();
+  const subscribed = new Set<string>();
   let inner: Promise<Inner> | null = null;
   const open = (): Promise<Inner> => {
     inner ??= (async () => {
@@ -86,6 +87,8 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
       // under the same token); log messages go with the round they belong to, else the oldest request.
       client.fallbackNotificationHandler = async (n) => {
         const params = (n.params ?? {}) as Record<string, unknown>;
+        // Changes go to the open `subscriptions/listen` streams (the stateless revision's only channel for them).
+        if (publish(handler, n.method, params)) return;
         const token = n.method === 'notifications/progress' ? params['progressToken'] : undefined;
         const target = token === undefined ? inflight[0] : inflight.find((c) => c.mcpReq._meta?.progressToken === token);
         await target?.mcpReq.notify({ method: n.method, params } as never).catch(() => undefined);
@@ -138,7 +141,21 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
   const handler: McpHttpHandler = createMcpHandler(factory, { legacy: 'reject' });
 
   return {
-    fetch: (request, parsedBody) => handler.fetch(request, { parsedBody }),
+    async fetch(request, parsedBody) {
+      // A listen stream that names resources: the upstreams are subscribed to them first, so their
+      // updates flow (the subscriptions last as long as the inner session).
+      const uris = listenedUris(parsedBody).filter((u) => !subscribed.has(u));
+      if (uris.length > 0) {
+        const { client } = await open();
+        if (client.getServerCapabilities()?.resources?.subscribe === true) {
+          for (const uri of uris) {
+            subscribed.add(uri);
+            await client.request({ method: 'resources/subscribe', params: { uri } }, ResultSchema).catch(() => subscribed.delete(uri));
+          }
+        }
+      }
+      return handler.fetch(request, { parsedBody });
+    },
     async close() {
       rounds.close();
       await handler.close();
@@ -160,11 +177,29 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
 function modernCapabilities(caps: ServerCapabilities): Record<string, unknown> {
   // `resources` always: stateless clients read the gateway's own `trc://resource/…` results,
   // and the v2 server answers `resources/read` only when the capability is advertised.
-  const out: Record<string, unknown> = { resources: {} };
-  if (caps.tools !== undefined) out['tools'] = {};
-  if (caps.prompts !== undefined) out['prompts'] = {};
+  const out: Record<string, unknown> = { resources: caps.resources === undefined ? {} : { ...(caps.resources.subscribe === true ? { subscribe: true } : {}), ...(caps.resources.listChanged === true ? { listChanged: true } : {}) } };
+  if (caps.tools !== undefined) out['tools'] = caps.tools.listChanged === true ? { listChanged: true } : {};
+  if (caps.prompts !== undefined) out['prompts'] = caps.prompts.listChanged === true ? { listChanged: true } : {};
   if (caps.completions !== undefined) out['completions'] = {};
   return out;
+}
+
+/** Publish a change notification to the listen streams; false when `method` is not one. */
+function publish(handler: McpHttpHandler, method: string, params: Record<string, unknown>): boolean {
+  if (method === 'notifications/tools/list_changed') handler.notify.toolsChanged();
+  else if (method === 'notifications/prompts/list_changed') handler.notify.promptsChanged();
+  else if (method === 'notifications/resources/list_changed') handler.notify.resourcesChanged();
+  else if (method === 'notifications/resources/updated' && typeof params['uri'] === 'string') handler.notify.resourceUpdated(params['uri']);
+  else return false;
+  return true;
+}
+
+/** The resource URIs a `subscriptions/listen` request asks to follow. */
+function listenedUris(body: unknown): string[] {
+  const b = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | null;
+  if (b?.method !== 'subscriptions/listen') return [];
+  const uris = b.params?.notifications?.resourceSubscriptions;
+  return Array.isArray(uris) ? uris.filter((u): u is string => typeof u === 'string').slice(0, 256) : [];
 }
 
 /** Which capability each relayed method needs. */

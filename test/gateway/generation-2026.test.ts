@@ -1,8 +1,8 @@
 /**
- * Multi-round-trip `input_required` (2026-07-28) through the gateway: an upstream that asks for
- * elicitation or sampling during a call reaches a stateless 2026 client as `input_required`
- * rounds, and the client's answers reach the upstream. Real v2 SDK clients (their own
- * auto-fulfilment loop), real upstream processes, real HTTP.
+ * The 2026-07-28 generation through the gateway: multi-round-trip `input_required` (an upstream
+ * that asks for elicitation or sampling during a call reaches a stateless 2026 client as rounds,
+ * and the answers reach the upstream), upstreams that speak only 2026-07-28, and
+ * `subscriptions/listen`. Real v2 and v1 SDK clients, real upstream processes, real HTTP.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -163,4 +163,33 @@ describe('modernOnlyVersion', () => {
     expect(modernOnlyVersion(new Error('Error POSTing to endpoint: {"jsonrpc": broken'))).toBeUndefined();
     expect(modernOnlyVersion(null)).toBeUndefined();
   });
+});
+
+describe('subscriptions/listen for a 2026-07-28 client', () => {
+  it('delivers list changes and updates of the resources it names, from a 2025 upstream that sends them unsolicited', async () => {
+    const changing = fileURLToPath(new URL('./fixtures/changing-server.mjs', import.meta.url));
+    const gw = await gateway({ upstreams: [{ name: 'changing', command: process.execPath, args: [changing] }] });
+    const seen: string[] = [];
+    let resolveBoth!: () => void;
+    const both = new Promise<void>((r) => (resolveBoth = r));
+    const client = await pinned(gw.url, {}, (c) => {
+      const note = (what: string) => {
+        seen.push(what);
+        if (seen.includes('tools') && seen.includes('note://a')) resolveBoth();
+      };
+      c.setNotificationHandler('notifications/tools/list_changed', async () => note('tools'));
+      c.setNotificationHandler('notifications/resources/updated', async (n) => note(n.params.uri));
+    });
+    const subscription = await client.listen({ toolsListChanged: true, resourceSubscriptions: ['note://a'] });
+    open.push(subscription);
+    const touched = await client.callTool({ name: 'touch', arguments: {} });
+    // The gateway subscribed the upstream to the URI the listen stream named.
+    expect(text(touched)).toContain('subscribed: note://a');
+    await client.callTool({ name: 'grow', arguments: {} });
+    await both;
+    expect(seen).toEqual(expect.arrayContaining(['tools', 'note://a']));
+    // The listing after the change has the new tool.
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('grown_2');
+  }, 60_000);
 });
