@@ -32,7 +32,8 @@ const METHOD_NOT_FOUND = -32601;
 /** Which client capability each embeddable input request needs. */
 const NEEDS: Readonly<Record<string, string>> = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' };
 
-interface Ask {
+/** One input request of an upstream, waiting for the client's answer. */
+export interface Ask {
   readonly method: string;
   readonly params: Record<string, unknown>;
   readonly resolve: (result: Record<string, unknown>) => void;
@@ -74,6 +75,8 @@ export interface InputRounds {
   serve(ctx: ServerContext, principal: string, target: string, start: (signal: AbortSignal) => Started): Promise<Record<string, unknown>>;
   /** An upstream asks (through the inner session) during the inner request `related`. */
   ask(related: RequestId | undefined, method: string, params: unknown, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** Hand the asks made during inner request `id` to `sink` (a task's, answered by `tasks/update`) until the returned function is called. */
+  claim(id: RequestId, sink: (ask: Ask) => void): () => void;
   /** The round in progress of the call behind inner request `related`, if any. */
   roundOf(related: RequestId | undefined): ServerContext | undefined;
   /** Parked calls right now. */
@@ -90,6 +93,7 @@ export function inputRounds(options: { ttlMs?: number; now?: () => number } = {}
   const ttl = options.ttlMs ?? PARKED_TTL_MS;
   const byState = new Map<string, Call>();
   const byInner = new Map<RequestId, Call>();
+  const claims = new Map<RequestId, (ask: Ask) => void>();
 
   const end = (call: Call, reason: string): void => {
     if (call.timer !== undefined) clearTimeout(call.timer);
@@ -172,6 +176,13 @@ export function inputRounds(options: { ttlMs?: number; now?: () => number } = {}
       return round(call, ctx);
     },
     ask(related, method, params, signal) {
+      const sink = related === undefined ? undefined : claims.get(related);
+      if (sink !== undefined) {
+        return new Promise((resolve, reject) => {
+          sink({ method, params: (params ?? {}) as Record<string, unknown>, resolve, reject });
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        });
+      }
       const call = related === undefined ? undefined : byInner.get(related);
       if (call === undefined) return Promise.reject(new ProtocolError(INVALID_REQUEST, `a 2026-07-28 client answers ${method} only during tools/call, prompts/get or resources/read`));
       if (byState.size > MAX_PARKED && call.shown.size === 0) return Promise.reject(new ProtocolError(INVALID_REQUEST, 'too many requests are waiting for client input'));
@@ -185,6 +196,10 @@ export function inputRounds(options: { ttlMs?: number; now?: () => number } = {}
         }, { once: true });
         call.wake?.();
       });
+    },
+    claim(id, sink) {
+      claims.set(id, sink);
+      return () => claims.delete(id);
     },
     roundOf: (related) => (related === undefined ? undefined : byInner.get(related)?.ctx),
     get parked() {

@@ -19,6 +19,7 @@ import { relayError, RelayedRpcError } from './forward.js';
 import { startSession, type GatewaySession } from './session.js';
 import type { GatewayOptions } from './session-state.js';
 import { inputRounds, type InputRounds, type Started } from './input-rounds.js';
+import { modernTasks, TASK_PARAMS, TASKS_EXTENSION, type ModernTasks } from './modern-tasks.js';
 import type { RequestId } from './related-requests.js';
 
 /** The principal of stateless (2026-07-28) requests when the config names none. */
@@ -59,6 +60,9 @@ interface Inner {
   readonly inflight: ServerContext[];
   /** Sends `request` on the inner link; answers its JSON-RPC id with the result promise. */
   readonly send: (method: string, params: Record<string, unknown>, signal: AbortSignal) => Started;
+  readonly tasks: ModernTasks;
+  /** Each tool's `execution.taskSupport`, from the inner session's listing (cleared when it changes). */
+  readonly taskSupport: (name: string) => Promise<string | undefined>;
 }
 
 /** Multi-round-trip methods (2026-07-28): their upstream calls may ask the client for input. */
@@ -87,6 +91,7 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
       // under the same token); log messages go with the round they belong to, else the oldest request.
       client.fallbackNotificationHandler = async (n) => {
         const params = (n.params ?? {}) as Record<string, unknown>;
+        if (n.method === 'notifications/tools/list_changed') supports = null;
         // Changes go to the open `subscriptions/listen` streams (the stateless revision's only channel for them).
         if (publish(handler, n.method, params)) return;
         const token = n.method === 'notifications/progress' ? params['progressToken'] : undefined;
@@ -99,7 +104,12 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
         const result = client.request({ method, params }, ResultSchema, { signal, timeout: 24 * 3600 * 1000 }) as Promise<Record<string, unknown>>;
         return { id: link.lastRequestId(), result };
       };
-      return { client, session, inflight, send };
+      let supports: Promise<Map<string, string | undefined>> | null = null;
+      const taskSupport = async (name: string): Promise<string | undefined> => {
+        supports ??= listTaskSupport(send).catch(() => new Map());
+        return (await supports).get(name);
+      };
+      return { client, session, inflight, send, tasks: modernTasks(rounds, send), taskSupport };
     })().catch((error: unknown) => {
       inner = null;
       throw error;
@@ -108,9 +118,12 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
   };
 
   const factory = async (): Promise<ModernServer> => {
-    const { client, inflight, send } = await open();
+    const { client, inflight, send, tasks, taskSupport } = await open();
     const instructions = client.getInstructions();
-    const capabilities = modernCapabilities(client.getServerCapabilities() ?? {});
+    const innerCaps = client.getServerCapabilities() ?? {};
+    // The tasks extension is offered when some upstream runs tool calls as (2025-11-25) tasks.
+    const tasksServed = innerCaps.tasks?.requests?.tools?.call !== undefined;
+    const capabilities: Record<string, unknown> = { ...modernCapabilities(innerCaps), ...(tasksServed ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) };
     const server = new ModernServer(client.getServerVersion() ?? { name: 'trc-gateway', version: '0.1.0' }, {
       capabilities,
       ...(instructions === undefined ? {} : { instructions }),
@@ -122,6 +135,10 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
         try {
           const params = { ...(request.params ?? {}) };
           if (ctx.mcpReq._meta !== undefined) params['_meta'] = ctx.mcpReq._meta;
+          if (method === 'tools/call' && tasksServed) {
+            const handle = await tasks.create(ctx, principal, params, await taskSupport(String(params['name'])));
+            if (handle !== undefined) return handle;
+          }
           if (ROUND_TRIP_METHODS.has(method)) return await rounds.serve(ctx, principal, `${method} ${String(params['name'] ?? params['uri'])}`, (signal) => send(method, params, signal));
           const answer = send(method, params, ctx.mcpReq.signal).result;
           // Resources are advertised for the gateway's own stored results even when no upstream
@@ -135,6 +152,20 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
           inflight.splice(inflight.indexOf(ctx), 1);
         }
       }) as never);
+    }
+    if (tasksServed) {
+      const relay = (run: () => Promise<Record<string, unknown>> | Record<string, unknown>) => async () => {
+        try {
+          return await run();
+        } catch (error) {
+          const relayed = relayError(error);
+          throw relayed instanceof RelayedRpcError ? new ProtocolError(relayed.code, relayed.message, relayed.data) : relayed;
+        }
+      };
+      server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, (p) => relay(() => tasks.get(principal, p.taskId))() as never);
+      // The SDK lifts `inputResponses` out of the params of every request (it is MRTR vocabulary).
+      server.setRequestHandler('tasks/update', { params: TASK_PARAMS }, (p, ctx) => relay(() => tasks.update(principal, p.taskId, ctx.mcpReq.inputResponses ?? p.inputResponses))() as never);
+      server.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, (p) => relay(() => tasks.cancel(principal, p.taskId))() as never);
     }
     return server;
   };
@@ -158,6 +189,7 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
     },
     async close() {
       rounds.close();
+      (await inner?.catch(() => null))?.tasks.close();
       await handler.close();
       const current = inner;
       inner = null;
@@ -181,6 +213,18 @@ function modernCapabilities(caps: ServerCapabilities): Record<string, unknown> {
   if (caps.tools !== undefined) out['tools'] = caps.tools.listChanged === true ? { listChanged: true } : {};
   if (caps.prompts !== undefined) out['prompts'] = caps.prompts.listChanged === true ? { listChanged: true } : {};
   if (caps.completions !== undefined) out['completions'] = {};
+  return out;
+}
+
+/** Every tool's `execution.taskSupport`, all pages of the inner session's listing. */
+async function listTaskSupport(send: Inner['send']): Promise<Map<string, string | undefined>> {
+  const out = new Map<string, string | undefined>();
+  let cursor: unknown;
+  do {
+    const page = await send('tools/list', cursor === undefined ? {} : { cursor }, AbortSignal.timeout(30_000)).result;
+    for (const t of (page['tools'] as { name: string; execution?: { taskSupport?: string } }[] | undefined) ?? []) out.set(t.name, t.execution?.taskSupport);
+    cursor = page['nextCursor'];
+  } while (typeof cursor === 'string');
   return out;
 }
 
