@@ -46,6 +46,7 @@ export { renderModelText, modelView, mcpBlockView, scanTool, vetInstructions, ve
 export type { FlaggedListing, McpBlockView, ToolMetadataFinding, VettedTool } from '../trust/index.js';
 export type { ReconcileReport } from './recover.js';
 export type { CallAuditDetail, EffectPosition, LayerNotes } from './audit.js';
+export { AUDIT_PART_REF_PREFIX, AUDIT_INLINE_PART_CHARS } from './audit-parts.js';
 export type { Principal, ToolCall, ToolOutput, ToolContext, ToolSpec, ModelContext, WriteBack, FieldVisibility, JsonSchema } from './types.js';
 // Types of the stages' options that edges pass through (the edges import the executor only).
 export type { Budget } from '../budget/index.js';

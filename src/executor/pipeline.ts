@@ -9,6 +9,7 @@ import { failed, needsInput, type CallInput, type Envelope, type ErrorInfo, type
 import { applyStatePatch, argsDigest, idempotencyKey, settleWrite, type MemoryPolicy } from '../effects/index.js';
 import type { Store } from '../store/types.js';
 import { buildAuditEntry, newNotes, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
+import { auditPartsByReference, hasLargeParts } from './audit-parts.js';
 import { markMasked, type RunAuthority } from '../trust/index.js';
 import type { AuditSink } from './audit-sink.js';
 import { classifyOutcome, failedEnvelope } from './classify.js';
@@ -150,6 +151,8 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     if (out.state_patch !== undefined) out = await writeBackState(out, notes, ctx);
     const diagnostics = invoker?.diagnostics?.();
     const edge = options.edge === undefined && diagnostics === undefined ? undefined : { ...options.edge, ...(diagnostics === undefined ? {} : { diagnostics }) };
+    // Binary parts go to the store's resources and the record references them (audit-parts.ts).
+    const recorded = hasLargeParts(out) ? await auditPartsByReference(deps.store, out, { principal: principal.id, tool: callInfo.tool_name }) : out;
     const { record, detailJson } = buildAuditEntry({
       callId: callInfo.call_id,
       tool: callInfo.tool_name,
@@ -157,7 +160,7 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
       argsDigest: aDigest,
       startedAt,
       finishedAt: isoAt(now()),
-      envelope: out,
+      envelope: recorded,
       detail: { call: auditCall(detail.call), execution: auditExecution(detail.execution), contract: { valid: !replaced, replaced, findings } },
       notes,
       edge,

@@ -7,18 +7,21 @@
  * whatever each upstream speaks. So every tool call still runs the executor's pipeline, and
  * nothing of the contract is implemented twice.
  *
- * The principal of stateless traffic comes from authentication on every request, never from a
- * session id: the OAuth door's (one inner session per principal), else the configured
- * `principal`, else one local principal — the gateway serves stateless requests only to a
- * token holder or on loopback (the HTTP door checks both before this).
+ * The principal of stateless traffic comes from authentication, never from a session id: the
+ * OAuth token's principal (one inner session per principal), else the configured `principal`,
+ * else one local principal — the gateway serves stateless requests only to a token holder or
+ * on loopback (the HTTP door checks both before this).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ResultSchema, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ResultSchema, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { ProtocolError, Server as ModernServer, createMcpHandler, isLegacyRequest, type McpHttpHandler, type McpRequestContext, type ServerContext } from '@modelcontextprotocol/server';
 import { relayError, RelayedRpcError } from './forward.js';
 import { startSession, type GatewaySession } from './session.js';
 import type { GatewayOptions } from './session-state.js';
+import { inputRounds, type InputRounds, type Started } from './input-rounds.js';
+import { modernTasks, TASK_PARAMS, TASKS_EXTENSION, type ModernTasks } from './modern-tasks.js';
+import type { RequestId } from './related-requests.js';
 
 /** The principal of stateless (2026-07-28) requests when the config names none. */
 export const LOCAL_PRINCIPAL = 'local';
@@ -39,18 +42,6 @@ const METHODS = [
   'prompts/get',
   'completion/complete',
 ] as const;
-
-/** The capability each relayed method belongs to. */
-const CAPABILITY_OF: Record<(typeof METHODS)[number], string> = {
-  'tools/list': 'tools',
-  'tools/call': 'tools',
-  'resources/list': 'resources',
-  'resources/templates/list': 'resources',
-  'resources/read': 'resources',
-  'prompts/list': 'prompts',
-  'prompts/get': 'prompts',
-  'completion/complete': 'completions',
-};
 
 /** The 2026-07-28 side of the HTTP gateway. */
 export interface ModernEndpoint {
@@ -75,7 +66,17 @@ interface Inner {
   readonly session: GatewaySession;
   /** Modern requests in flight, oldest first: what the upstreams send meanwhile goes to the oldest. */
   readonly inflight: ServerContext[];
+  /** Sends `request` on the inner link; answers its JSON-RPC id with the result promise. */
+  readonly send: (method: string, params: Record<string, unknown>, signal: AbortSignal) => Started;
+  readonly tasks: ModernTasks;
+  /** Each tool's `execution.taskSupport`, from the inner session's listing (cleared when it changes). */
+  readonly taskSupport: (name: string) => Promise<string | undefined>;
+  /** Resource URIs this inner session subscribed upstream for listen streams. */
+  readonly subscribed: Set<string>;
 }
+
+/** Multi-round-trip methods (2026-07-28): their upstream calls may ask the client for input. */
+const ROUND_TRIP_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /**
  * The 2026-07-28 endpoint for `options` (one inner session per principal, opened on its first request).
@@ -84,6 +85,7 @@ interface Inner {
 export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPrincipals?: number } = {}): ModernEndpoint {
   const maxPrincipals = limits.maxPrincipals ?? MAX_PRINCIPALS;
   const fallback = options.principal ?? options.config.principal ?? LOCAL_PRINCIPAL;
+  const rounds = inputRounds();
   // One inner session per principal (an authenticated gateway has many), least recently used first.
   const inners = new Map<string, Promise<Inner>>();
   // The started ones, to see synchronously which are idle.
@@ -95,15 +97,23 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
       inners.set(principal, known);
       return known;
     }
-    const inner = (async () => {
+    const inner: Promise<Inner> = (async () => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const link = correlate(clientSide, serverSide, rounds);
       const session = await startSession(options, serverSide, { transport: 'http', principal });
-      const client = new Client({ name: 'trc-gateway-2026', version: '0.1.0' }, { capabilities: {} });
+      // The inner client declares elicitation and sampling, so upstreams may ask for them during
+      // a call: the ask becomes an `input_required` round of the 2026 client (input-rounds.ts).
+      const client = new Client({ name: 'trc-gateway-2026', version: '0.1.0' }, { capabilities: { elicitation: {}, sampling: {} } });
       const inflight: ServerContext[] = [];
+      client.fallbackRequestHandler = async (request, extra) => rounds.ask(link.relatedOf(extra.requestId), request.method, request.params, extra.signal) as never;
+      let supports: Promise<Map<string, string | undefined>> | null = null;
       // Progress comes back under the token the modern client chose (the inner session relays it
-      // under the same token); log messages go with the oldest request still in flight.
+      // under the same token); log messages go with the round they belong to, else the oldest request.
       client.fallbackNotificationHandler = async (n) => {
         const params = (n.params ?? {}) as Record<string, unknown>;
+        if (n.method === 'notifications/tools/list_changed') supports = null;
+        // Changes go to the open `subscriptions/listen` streams (the stateless revision's only channel for them).
+        if (publish(handler, n.method, params)) return;
         const token = n.method === 'notifications/progress' ? params['progressToken'] : undefined;
         const target = token === undefined ? inflight[0] : inflight.find((c) => c.mcpReq._meta?.progressToken === token);
         await target?.mcpReq.notify({ method: n.method, params } as never).catch(() => undefined);
@@ -112,7 +122,15 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
       void session.done.then(() => {
         if (inners.get(principal) === inner) inners.delete(principal);
       });
-      return { client, session, inflight };
+      const send = (method: string, params: Record<string, unknown>, signal: AbortSignal): Started => {
+        const result = client.request({ method, params }, ResultSchema, { signal, timeout: 24 * 3600 * 1000 }) as Promise<Record<string, unknown>>;
+        return { id: link.lastRequestId(), result };
+      };
+      const taskSupport = async (name: string): Promise<string | undefined> => {
+        supports ??= listTaskSupport(send).catch(() => new Map());
+        return (await supports).get(name);
+      };
+      return { client, session, inflight, send, tasks: modernTasks(rounds, send), taskSupport, subscribed: new Set<string>() };
     })();
     inner.then(
       (ready) => {
@@ -138,22 +156,34 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
   };
 
   const factory = async (ctx: McpRequestContext): Promise<ModernServer> => {
-    const principal = ctx.authInfo?.extra?.[PRINCIPAL_KEY];
-    const { client, inflight } = await open(typeof principal === 'string' ? principal : fallback);
+    const given = ctx.authInfo?.extra?.[PRINCIPAL_KEY];
+    const principal = typeof given === 'string' ? given : fallback;
+    const { client, inflight, send, tasks, taskSupport } = await open(principal);
     const instructions = client.getInstructions();
-    const capabilities = modernCapabilities(client.getServerCapabilities() ?? {});
+    const innerCaps = client.getServerCapabilities() ?? {};
+    // The tasks extension is offered when some upstream runs tool calls as (2025-11-25) tasks.
+    const tasksServed = innerCaps.tasks?.requests?.tools?.call !== undefined;
+    const capabilities: Record<string, unknown> = { ...modernCapabilities(innerCaps), ...(tasksServed ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) };
     const server = new ModernServer(client.getServerVersion() ?? { name: 'trc-gateway', version: '0.1.0' }, {
       capabilities,
       ...(instructions === undefined ? {} : { instructions }),
     });
-    // The SDK refuses a handler for a capability the server does not advertise.
+    // The v2 server refuses a handler for a capability it does not advertise.
     for (const method of METHODS.filter((m) => capabilities[CAPABILITY_OF[m]] !== undefined)) {
       server.setRequestHandler(method, (async (request: { params?: Record<string, unknown> }, ctx: ServerContext) => {
         inflight.push(ctx);
         try {
           const params = { ...(request.params ?? {}) };
           if (ctx.mcpReq._meta !== undefined) params['_meta'] = ctx.mcpReq._meta;
-          return await client.request({ method, params }, ResultSchema, { signal: ctx.mcpReq.signal, timeout: 24 * 3600 * 1000 });
+          if (method === 'tools/call' && tasksServed) {
+            const handle = await tasks.create(ctx, principal, params, await taskSupport(String(params['name'])));
+            if (handle !== undefined) return handle;
+          }
+          if (ROUND_TRIP_METHODS.has(method)) return await rounds.serve(ctx, principal, `${method} ${String(params['name'] ?? params['uri'])}`, (signal) => send(method, params, signal));
+          const answer = send(method, params, ctx.mcpReq.signal).result;
+          // Resources are advertised for the gateway's own stored results even when no upstream
+          // has any: then the listings are empty.
+          return await (method === 'resources/list' || method === 'resources/templates/list' ? answer.catch((e: unknown) => emptyListing(method, e)) : answer);
         } catch (error) {
           const relayed = relayError(error);
           // The upstream's JSON-RPC error reaches the client with its code, message and data.
@@ -163,17 +193,45 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
         }
       }) as never);
     }
+    if (tasksServed) {
+      const relay = (run: () => Promise<Record<string, unknown>> | Record<string, unknown>) => async () => {
+        try {
+          return await run();
+        } catch (error) {
+          const relayed = relayError(error);
+          throw relayed instanceof RelayedRpcError ? new ProtocolError(relayed.code, relayed.message, relayed.data) : relayed;
+        }
+      };
+      server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, (p) => relay(() => tasks.get(principal, p.taskId))() as never);
+      // The SDK lifts `inputResponses` out of the params of every request (it is MRTR vocabulary).
+      server.setRequestHandler('tasks/update', { params: TASK_PARAMS }, (p, ctx) => relay(() => tasks.update(principal, p.taskId, ctx.mcpReq.inputResponses ?? p.inputResponses))() as never);
+      server.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, (p) => relay(() => tasks.cancel(principal, p.taskId))() as never);
+    }
     return server;
   };
   const handler: McpHttpHandler = createMcpHandler(factory, { legacy: 'reject' });
 
   return {
-    fetch: (request, parsedBody, principal) =>
-      handler.fetch(request, { parsedBody, ...(principal === undefined ? {} : { authInfo: { token: '', clientId: principal, scopes: [], extra: { [PRINCIPAL_KEY]: principal } } }) }),
+    async fetch(request, parsedBody, principal) {
+      // A listen stream that names resources: the principal's upstreams are subscribed to them
+      // first, so their updates flow (the subscriptions last as long as its inner session).
+      const uris = listenedUris(parsedBody);
+      if (uris.length > 0) {
+        const { client, subscribed } = await open(principal ?? fallback);
+        if (client.getServerCapabilities()?.resources?.subscribe === true) {
+          for (const uri of uris.filter((u) => !subscribed.has(u))) {
+            subscribed.add(uri);
+            await client.request({ method: 'resources/subscribe', params: { uri } }, ResultSchema).catch(() => subscribed.delete(uri));
+          }
+        }
+      }
+      return handler.fetch(request, { parsedBody, ...(principal === undefined ? {} : { authInfo: { token: '', clientId: principal, scopes: [], extra: { [PRINCIPAL_KEY]: principal } } }) });
+    },
     async session(principal) {
       return (await open(principal ?? fallback)).session;
     },
     async close() {
+      rounds.close();
       await handler.close();
       const all = [...inners.values()];
       inners.clear();
@@ -183,9 +241,10 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
 }
 
 async function closeInner(inner: Promise<Inner>): Promise<void> {
-  const { client, session } = await inner.catch(() => ({ client: null, session: null }));
-  await client?.close().catch(() => undefined);
-  await session?.close();
+  const ready = await inner.catch(() => null);
+  ready?.tasks.close();
+  await ready?.client.close().catch(() => undefined);
+  await ready?.session.close();
 }
 
 /**
@@ -193,11 +252,98 @@ async function closeInner(inner: Promise<Inner>): Promise<void> {
  * revision has no per-session subscriptions or logging level.
  */
 function modernCapabilities(caps: ServerCapabilities): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (caps.tools !== undefined) out['tools'] = {};
-  if (caps.prompts !== undefined) out['prompts'] = {};
-  // Always: the gateway serves its own stored results (`trc://resource/…` handles) with resources/read.
-  out['resources'] = {};
+  // `resources` always: stateless clients read the gateway's own `trc://resource/…` results,
+  // and the v2 server answers `resources/read` only when the capability is advertised.
+  const out: Record<string, unknown> = { resources: caps.resources === undefined ? {} : { ...(caps.resources.subscribe === true ? { subscribe: true } : {}), ...(caps.resources.listChanged === true ? { listChanged: true } : {}) } };
+  if (caps.tools !== undefined) out['tools'] = caps.tools.listChanged === true ? { listChanged: true } : {};
+  if (caps.prompts !== undefined) out['prompts'] = caps.prompts.listChanged === true ? { listChanged: true } : {};
   if (caps.completions !== undefined) out['completions'] = {};
   return out;
+}
+
+/** Every tool's `execution.taskSupport`, all pages of the inner session's listing. */
+async function listTaskSupport(send: Inner['send']): Promise<Map<string, string | undefined>> {
+  const out = new Map<string, string | undefined>();
+  let cursor: unknown;
+  do {
+    const page = await send('tools/list', cursor === undefined ? {} : { cursor }, AbortSignal.timeout(30_000)).result;
+    for (const t of (page['tools'] as { name: string; execution?: { taskSupport?: string } }[] | undefined) ?? []) out.set(t.name, t.execution?.taskSupport);
+    cursor = page['nextCursor'];
+  } while (typeof cursor === 'string');
+  return out;
+}
+
+/** Publish a change notification to the listen streams; false when `method` is not one. */
+function publish(handler: McpHttpHandler, method: string, params: Record<string, unknown>): boolean {
+  if (method === 'notifications/tools/list_changed') handler.notify.toolsChanged();
+  else if (method === 'notifications/prompts/list_changed') handler.notify.promptsChanged();
+  else if (method === 'notifications/resources/list_changed') handler.notify.resourcesChanged();
+  else if (method === 'notifications/resources/updated' && typeof params['uri'] === 'string') handler.notify.resourceUpdated(params['uri']);
+  else return false;
+  return true;
+}
+
+/** The resource URIs a `subscriptions/listen` request asks to follow. */
+function listenedUris(body: unknown): string[] {
+  const b = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | null;
+  if (b?.method !== 'subscriptions/listen') return [];
+  const uris = b.params?.notifications?.resourceSubscriptions;
+  return Array.isArray(uris) ? uris.filter((u): u is string => typeof u === 'string').slice(0, 256) : [];
+}
+
+/** Which capability each relayed method needs. */
+const CAPABILITY_OF: Readonly<Record<(typeof METHODS)[number], string>> = {
+  'tools/list': 'tools',
+  'tools/call': 'tools',
+  'resources/list': 'resources',
+  'resources/templates/list': 'resources',
+  'resources/read': 'resources',
+  'prompts/list': 'prompts',
+  'prompts/get': 'prompts',
+  'completion/complete': 'completions',
+};
+
+/** An empty listing where no upstream has resources (the inner session answers −32601). */
+function emptyListing(method: string, error: unknown): Record<string, unknown> {
+  if (!(error instanceof McpError) || error.code !== -32601) throw error;
+  return method === 'resources/list' ? { resources: [] } : { resourceTemplates: [] };
+}
+
+/**
+ * Which inner request each message belongs to. The inner session sends an upstream's request or
+ * call-scoped notification with the `relatedRequestId` of the inner request it serves; the
+ * in-memory link drops that option, so it is read here, as the message is sent. Notifications of
+ * a call in a round go on that round's stream at once.
+ */
+function correlate(clientSide: InMemoryTransport, serverSide: InMemoryTransport, rounds: InputRounds): { relatedOf(id: RequestId): RequestId | undefined; lastRequestId(): RequestId | undefined } {
+  const related = new Map<RequestId, RequestId>();
+  let last: RequestId | undefined;
+  const clientSend = clientSide.send.bind(clientSide);
+  // Protocol.request hands its message to the transport synchronously: the id is known on return.
+  clientSide.send = (message, opts) => {
+    const m = message as { id?: RequestId; method?: string };
+    if (m.method !== undefined && m.id !== undefined) last = m.id;
+    return clientSend(message, opts);
+  };
+  const serverSend = serverSide.send.bind(serverSide);
+  serverSide.send = async (message, opts) => {
+    const m = message as { id?: RequestId; method?: string; params?: Record<string, unknown> };
+    const to = opts?.relatedRequestId;
+    if (m.method !== undefined && to !== undefined) {
+      if (m.id !== undefined) related.set(m.id, to);
+      else {
+        const round = rounds.roundOf(to);
+        if (round !== undefined) return round.mcpReq.notify({ method: m.method, params: m.params ?? {} } as never).catch(() => undefined);
+      }
+    }
+    return serverSend(message, opts);
+  };
+  return {
+    relatedOf(id) {
+      const to = related.get(id);
+      related.delete(id);
+      return to;
+    },
+    lastRequestId: () => last,
+  };
 }

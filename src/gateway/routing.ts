@@ -67,3 +67,16 @@ export function upstreamUri(uri: string): { upstream: string; uri: string } | nu
   if (slash <= 0) return null;
   return { upstream: rest.slice(0, slash), uri: rest.slice(slash + 1) };
 }
+
+/**
+ * A content block with the URI it names (a resource link's, an embedded resource's) namespaced
+ * for `upstream`; any other block as it is. For prompt messages and tool results alike.
+ * @example namespaceBlockUri({ type: 'resource_link', uri: 'a://1', name: 'a' }, 'fs').uri // 'trc-upstream://fs/a://1'
+ */
+export function namespaceBlockUri<T>(block: T, upstream: string): T {
+  const b = block as Record<string, unknown> | null;
+  if (b?.['type'] === 'resource_link' && typeof b['uri'] === 'string') return { ...b, uri: namespacedUri(upstream, b['uri']) } as T;
+  const r = b?.['resource'] as Record<string, unknown> | undefined;
+  if (b?.['type'] === 'resource' && typeof r?.['uri'] === 'string') return { ...b, resource: { ...r, uri: namespacedUri(upstream, r['uri']) } } as T;
+  return block;
+}

@@ -34,7 +34,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { forwardRequest, RelayedRpcError, relayError, type ForwardExtra } from './forward.js';
 import { isTrcError as isError } from '../contract/index.js';
-import { namespacedUri, namespaceItems, upstreamUri } from './routing.js';
+import { namespaceBlockUri, namespacedUri, namespaceItems, upstreamUri } from './routing.js';
 import { track, type GatewayOptions, type SessionState } from './session-state.js';
 import { connectAll, refreshToolRoutes, vetListed } from './session-upstreams.js';
 import { CALL_SCOPED_NOTIFICATIONS, relatedRequestOf, type RequestId } from './related-requests.js';
@@ -171,17 +171,20 @@ export async function startSession(options: GatewayOptions, transport: Transport
     requireCapability(state, 'prompts', 'prompts/list');
     const only = single();
     if (only) return forwardRequest(only, 'prompts/list', params(req.params), extra);
-    const lists = await Promise.all(withCapability(state, 'prompts').map(async (u) => [u, await listAll(u, 'prompts/list', 'prompts', extra)] as const));
-    const { items, routes } = namespaceItems(lists as [UpstreamConnection, { name: string }[]][]);
-    state.promptRoutes = routes;
-    return { prompts: items };
+    return { prompts: await refreshPromptRoutes(state, extra) };
   });
   server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
     const only = single();
     if (only) return forwardRequest(only, 'prompts/get', params(req.params), extra);
+    // A client may get a prompt it knows without listing first.
+    if (state.promptRoutes?.has(req.params.name) !== true) await refreshPromptRoutes(state, extra);
     const route = state.promptRoutes?.get(req.params.name);
     if (route === undefined) throw new RelayedRpcError(-32602, `Unknown prompt: ${req.params.name}`);
-    return forwardRequest(route.upstream, 'prompts/get', { ...req.params, name: route.name }, extra);
+    const prompt = await forwardRequest(route.upstream, 'prompts/get', { ...req.params, name: route.name }, extra);
+    // The resources a prompt's messages name are the upstream's: namespaced as in resources/list.
+    if (!Array.isArray(prompt['messages'])) return prompt;
+    const messages = (prompt['messages'] as { content?: unknown }[]).map((m) => ({ ...m, content: namespaceBlockUri(m.content, route.upstream.config.name) }));
+    return { ...prompt, messages };
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async (req, extra) => {
@@ -230,6 +233,10 @@ export async function startSession(options: GatewayOptions, transport: Transport
     const ref = req.params.ref as { type: string; name?: string; uri?: string };
     const route = ref.type === 'ref/prompt' && ref.name !== undefined ? state.promptRoutes?.get(ref.name) : undefined;
     if (route !== undefined) return forwardRequest(route.upstream, 'completion/complete', { ...req.params, ref: { ...ref, name: route.name } }, extra);
+    // A resource template is known by its namespaced URI: it goes to the upstream that owns it.
+    const owned = ref.type === 'ref/resource' && ref.uri !== undefined ? upstreamUri(ref.uri) : null;
+    const owner = owned === null ? undefined : withCapability(state, 'completions').find((u) => u.config.name === owned.upstream);
+    if (owned !== null && owner !== undefined) return forwardRequest(owner, 'completion/complete', { ...req.params, ref: { ...ref, uri: owned.uri } }, extra);
     const target = withCapability(state, 'completions')[0];
     if (target === undefined) return { completion: { values: [] } };
     return forwardRequest(target, 'completion/complete', params(req.params), extra);
@@ -313,6 +320,14 @@ async function listAll(up: UpstreamConnection, method: string, field: string, ex
     cursor = typeof page['nextCursor'] === 'string' ? page['nextCursor'] : undefined;
   } while (cursor !== undefined);
   return all;
+}
+
+/** Every upstream's prompts, named for the client; also refreshes the routes. */
+async function refreshPromptRoutes(state: SessionState, extra: ForwardExtra): Promise<unknown[]> {
+  const lists = await Promise.all(withCapability(state, 'prompts').map(async (u) => [u, await listAll(u, 'prompts/list', 'prompts', extra)] as const));
+  const { items, routes } = namespaceItems(lists as [UpstreamConnection, { name: string }[]][]);
+  state.promptRoutes = routes;
+  return items;
 }
 
 /** The upstream that serves `uri` (namespaced when there are several), and its own URI. */

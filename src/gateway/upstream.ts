@@ -1,7 +1,8 @@
 /**
  * One connection to an upstream MCP server (spawned over stdio, or a Streamable HTTP URL),
- * made with the official v1 SDK client. The gateway opens one per client session so that the
- * upstream sees the real client's capabilities (servers register tools depending on them).
+ * made with the official v1 SDK client — or, for a server that speaks only the 2026-07-28
+ * generation, the v2 client (upstream-modern.ts). The gateway opens one per client session so
+ * that the upstream sees the real client's capabilities (servers register tools depending on them).
  */
 import type { Readable, Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,6 +15,7 @@ import { TrcError } from '../contract/index.js';
 import type { UpstreamConfig } from './config.js';
 import { coalesceWrites } from './coalesce-writes.js';
 import { MAX_UPSTREAM_MESSAGE_BYTES, spawnTransport } from './stdio-transports.js';
+import { connectModern, modernOnlyVersion, type UpstreamClient } from './upstream-modern.js';
 
 /** Handlers the session installs so upstream→client traffic reaches its client. */
 export interface UpstreamHooks {
@@ -28,7 +30,8 @@ export interface UpstreamHooks {
 /** A live (or dead) connection to one upstream. */
 export interface UpstreamConnection {
   readonly config: UpstreamConfig;
-  readonly client: Client;
+  /** The SDK client's request surface (v1 client, or the v2 client for a 2026-only upstream). */
+  readonly client: UpstreamClient;
   readonly serverCapabilities: ServerCapabilities;
   readonly serverInfo: Implementation | undefined;
   readonly instructions: string | undefined;
@@ -58,22 +61,49 @@ const CONNECT_TIMEOUT_MS = 30_000;
 
 /**
  * Spawn or dial the upstream and run the `initialize` handshake, declaring the client
- * capabilities given (those of the real client, minus experimental).
+ * capabilities given (those of the real client, minus experimental). An upstream that answers
+ * it "unsupported protocol version", naming only 2026 revisions, is reached again with the v2
+ * client pinned to the newest of them.
  * @example const up = await connectUpstream({ name: 'fs', command: 'mcp-server-filesystem', args: ['.'] }, caps, hooks);
  */
 export async function connectUpstream(config: UpstreamConfig, clientCapabilities: ClientCapabilities, hooks: UpstreamHooks): Promise<UpstreamConnection> {
-  const client = new Client({ name: 'trc-gateway', version: '0.1.0' }, { capabilities: upstreamCapabilities(clientCapabilities) });
+  try {
+    return await connectOnce(config, clientCapabilities, hooks, undefined);
+  } catch (error) {
+    const version = modernOnlyVersion((error as { cause?: unknown }).cause ?? error);
+    if (version === undefined) throw error;
+    return connectOnce(config, clientCapabilities, hooks, version);
+  }
+}
+
+async function connectOnce(config: UpstreamConfig, clientCapabilities: ClientCapabilities, hooks: UpstreamHooks, modernVersion: string | undefined): Promise<UpstreamConnection> {
   const state = { closed: false, noise: 0, stderrTail: [] as string[], tools: null as Tool[] | null, lastError: undefined as string | undefined };
-
-  // Relay server→client requests generically; the upstream only sends those the declared
-  // capabilities allow, and the real client answers or refuses them.
-  client.fallbackRequestHandler = async (request, extra) => hooks.onRequest(request.method, request.params, extra.signal);
-  client.fallbackNotificationHandler = async (notification) => {
-    if (notification.method === 'notifications/tools/list_changed') state.tools = null;
-    hooks.onNotification(notification.method, notification.params);
+  const onNotification = (method: string): void => {
+    if (method === 'notifications/tools/list_changed') state.tools = null;
   };
+  const onerror = (error: Error): void => {
+    state.lastError = String(error.message ?? error);
+    // The SDK reports unparseable stdout lines here and skips them.
+    if (/JSON|parse|Unexpected token|invalid_union|Invalid input/i.test(String(error))) state.noise++;
+  };
+  const onclose = (): void => {
+    state.closed = true;
+  };
+  let legacy: Client | undefined;
+  if (modernVersion === undefined) {
+    legacy = new Client({ name: 'trc-gateway', version: '0.1.0' }, { capabilities: upstreamCapabilities(clientCapabilities) });
+    // Relay server→client requests generically; the upstream only sends those the declared
+    // capabilities allow, and the real client answers or refuses them.
+    legacy.fallbackRequestHandler = async (request, extra) => hooks.onRequest(request.method, request.params, extra.signal);
+    legacy.fallbackNotificationHandler = async (notification) => {
+      onNotification(notification.method);
+      hooks.onNotification(notification.method, notification.params);
+    };
+    legacy.onerror = onerror;
+    legacy.onclose = onclose;
+  }
 
-  const transport = makeTransport(config);
+  const transport = await makeTransport(config, modernVersion !== undefined);
   const stderr = (transport as { stderr?: Readable | null }).stderr;
   if (stderr) {
     let pending = '';
@@ -89,15 +119,6 @@ export async function connectUpstream(config: UpstreamConfig, clientCapabilities
       }
     });
   }
-  client.onerror = (error) => {
-    state.lastError = String((error as Error).message ?? error);
-    // The SDK reports unparseable stdout lines here and skips them.
-    if (/JSON|parse|Unexpected token|invalid_union|Invalid input/i.test(String(error))) state.noise++;
-  };
-  client.onclose = () => {
-    state.closed = true;
-  };
-
   let protocolVersion: string | undefined;
   const progressRoutes = new Map<string, (params: Record<string, unknown>) => void>();
   // Protocol.connect chains a handler set before it, and calls it first, synchronously: read the
@@ -111,10 +132,18 @@ export async function connectUpstream(config: UpstreamConfig, clientCapabilities
     const v = m.result?.protocolVersion;
     if (protocolVersion === undefined && typeof v === 'string') protocolVersion = v;
   };
+  let connected: { client: UpstreamClient; serverCapabilities: ServerCapabilities; serverInfo: Implementation | undefined; instructions: string | undefined };
   try {
-    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+    if (legacy !== undefined) {
+      await legacy.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+      connected = { client: legacy, serverCapabilities: legacy.getServerCapabilities() ?? {}, serverInfo: legacy.getServerVersion(), instructions: legacy.getInstructions() };
+    } else {
+      const modern = await connectModern(transport, modernVersion as string, upstreamCapabilities(clientCapabilities), hooks, { onerror, onclose, onNotification }, CONNECT_TIMEOUT_MS);
+      protocolVersion = modern.protocolVersion;
+      connected = modern;
+    }
   } catch (cause) {
-    await client.close().catch(() => undefined);
+    await (legacy?.close() ?? transport.close()).catch(() => undefined);
     const tail = state.stderrTail.length > 0 ? `\n  upstream stderr: ${state.stderrTail.slice(-5).join('\n  ')}` : '';
     throw new TrcError('GATEWAY_UPSTREAM_START_FAILED', `upstream "${config.name}" did not start: ${(cause as Error).message}${tail}`, { cause, data: { upstream: config.name } });
   }
@@ -124,12 +153,13 @@ export async function connectUpstream(config: UpstreamConfig, clientCapabilities
   const childStdin = (transport as { stdin?: Writable | null }).stdin;
   if (childStdin) coalesceWrites(childStdin);
 
+  const { client } = connected;
   return {
     config,
     client,
-    serverCapabilities: client.getServerCapabilities() ?? {},
-    serverInfo: client.getServerVersion(),
-    instructions: client.getInstructions(),
+    serverCapabilities: connected.serverCapabilities,
+    serverInfo: connected.serverInfo,
+    instructions: connected.instructions,
     protocolVersion,
     get closed() {
       return state.closed;
@@ -180,10 +210,14 @@ function inheritedEnv(): Record<string, string> {
   return out;
 }
 
-function makeTransport(config: UpstreamConfig): Transport {
+async function makeTransport(config: UpstreamConfig, modern: boolean): Promise<Transport> {
   if (config.url !== undefined) {
     const token = config.bearer_token_env === undefined ? undefined : process.env[config.bearer_token_env];
-    return new StreamableHTTPClientTransport(new URL(config.url), token === undefined || token === '' ? undefined : { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+    const init = token === undefined || token === '' ? undefined : { requestInit: { headers: { authorization: `Bearer ${token}` } } };
+    if (!modern) return new StreamableHTTPClientTransport(new URL(config.url), init);
+    // The 2026 revision's HTTP binding (per-request headers, no session) is the v2 transport's.
+    const { StreamableHTTPClientTransport: ModernHttp } = await import('@modelcontextprotocol/client');
+    return new ModernHttp(new URL(config.url), init) as unknown as Transport;
   }
   if (config.command === undefined) throw new TrcError('GATEWAY_CONFIG_INVALID', `upstream "${config.name}" has neither command nor url`);
   // Our own framing: linear in the message size, with a limit (the SDK's is quadratic).

@@ -138,6 +138,20 @@ describe('several upstreams', () => {
     expect(read['contents']).toEqual([{ uri: 'trc-upstream://pay/receipts://1', mimeType: 'text/plain', text: 'receipt from pay' }]);
     expect(await rpcError(c.request('resources/read', { uri: 'receipts://1' }))).toBe(-32002);
   }, 120_000);
+
+  it('namespaces the URIs in prompt messages, and routes completions of a namespaced resource template to its upstream', async () => {
+    const c = await connect('v1', argv);
+    const prompt = await c.request('prompts/get', { name: 'pay__receipt' });
+    const uris = (prompt['messages'] as { content: { uri?: string; resource?: { uri: string } } }[]).map((m) => m.content.resource?.uri ?? m.content.uri);
+    expect(uris).toEqual(['trc-upstream://pay/receipts://1', 'trc-upstream://pay/receipts://1']);
+    // The URI a prompt names reads back from the same upstream.
+    const read = await c.request('resources/read', { uri: uris[0] as string });
+    expect(JSON.stringify(read['contents'])).toContain('receipt from pay');
+    const templates = ((await c.request('resources/templates/list'))['resourceTemplates'] as { uriTemplate: string }[]).map((t) => t.uriTemplate).sort();
+    expect(templates).toEqual(['trc-upstream://evil/receipts://{id}', 'trc-upstream://pay/receipts://{id}']);
+    const completed = await c.request('completion/complete', { ref: { type: 'ref/resource', uri: 'trc-upstream://evil/receipts://{id}' }, argument: { name: 'id', value: '' } });
+    expect((completed['completion'] as { values: string[] }).values).toEqual(['evil-1', 'evil-2']);
+  }, 120_000);
 });
 
 describe('untrusted tool metadata (T5)', () => {
