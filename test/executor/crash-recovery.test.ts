@@ -55,7 +55,7 @@ async function crashAndRecover(c: Case): Promise<void> {
   const store = await openSqliteStore({ path: storePath });
   try {
     expect((await store.ledgerGet(key))?.state).toBe('in_flight');
-    const executor = createExecutor({ tools: [chargeTool(service, { honoursKey: c.honoursKey, idempotent: false, timeoutMs: 2000, faults: () => 'ok' })], store });
+    const executor = createExecutor({ tools: [chargeTool(service, { honoursKey: c.honoursKey, idempotent: false, timeoutMs: 2000, faults: () => 'ok' })], store, lease: { instanceId: 'crash-test-executor' } });
     const reports = await executor.recoverInFlight();
     expect(reports).toHaveLength(1);
     const report = reports[0]!;
