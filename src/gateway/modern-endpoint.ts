@@ -34,6 +34,18 @@ const METHODS = [
   'completion/complete',
 ] as const;
 
+/** The capability each relayed method needs (the v2 SDK refuses a handler without it). */
+const CAPABILITY: Readonly<Record<(typeof METHODS)[number], 'tools' | 'resources' | 'prompts' | 'completions'>> = {
+  'tools/list': 'tools',
+  'tools/call': 'tools',
+  'resources/list': 'resources',
+  'resources/templates/list': 'resources',
+  'resources/read': 'resources',
+  'prompts/list': 'prompts',
+  'prompts/get': 'prompts',
+  'completion/complete': 'completions',
+};
+
 /** The 2026-07-28 side of the HTTP gateway. */
 export interface ModernEndpoint {
   /** Serve one request the SDK classifies as 2026-07-28 traffic. */
@@ -91,11 +103,13 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
   const factory = async (): Promise<ModernServer> => {
     const { client, inflight } = await open();
     const instructions = client.getInstructions();
+    const capabilities = modernCapabilities(client.getServerCapabilities() ?? {});
     const server = new ModernServer(client.getServerVersion() ?? { name: 'trc-gateway', version: '0.1.0' }, {
-      capabilities: modernCapabilities(client.getServerCapabilities() ?? {}),
+      capabilities,
       ...(instructions === undefined ? {} : { instructions }),
     });
     for (const method of METHODS) {
+      if (capabilities[CAPABILITY[method]] === undefined) continue;
       server.setRequestHandler(method, (async (request: { params?: Record<string, unknown> }, ctx: ServerContext) => {
         inflight.push(ctx);
         try {
@@ -138,7 +152,9 @@ function modernCapabilities(caps: ServerCapabilities): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (caps.tools !== undefined) out['tools'] = {};
   if (caps.prompts !== undefined) out['prompts'] = {};
-  if (caps.resources !== undefined) out['resources'] = {};
+  // Resources always: the gateway serves its own `trc://resource/…` links (stored results)
+  // even in front of upstreams with tools only; `resources/list` then relays −32601 as before.
+  out['resources'] = {};
   if (caps.completions !== undefined) out['completions'] = {};
   return out;
 }

@@ -93,7 +93,9 @@ Options:
   --max-sessions N  refuse new HTTP sessions beyond N live ones with 503 (default 64)
   --store PATH    SQLite file for audit, resources, handles and ledger (default:
                   $TRC_STORE, else the config's "store", else trc.sqlite in the user
-                  data directory — never the working directory; see "trc --help")
+                  data directory — never the working directory; see "trc --help");
+                  a postgres:// URL opens a PostgreSQL store that many gateway
+                  instances share (schema $TRC_PG_SCHEMA, default trc; docs/deploy.md)
   --name NAME     name of the CMD upstream (default: derived from the command)
   --trusted       the CMD upstream is trusted: its annotations are policy and an
                   envelope it embeds may be adopted (its text stays external data)
@@ -112,6 +114,12 @@ refuses browser Origins that are not loopback or --allow-origin (DNS rebinding).
 TRC_GATEWAY_TOKEN to require "Authorization: Bearer <token>" on every request (required
 with a non-loopback --host). The token is read from the environment, never from a flag,
 so it does not show in process lists.
+
+Many instances on one PostgreSQL store (docs/deploy.md): TRC_INSTANCE_ID names this
+instance in write leases (stable per instance slot: a restarted instance then recovers its
+predecessor's in-flight writes at once) and prefixes its MCP session ids (letters, digits,
+-, _: "<id>.<uuid>", for session routing), TRC_LEASE_MS sets the lease length (default
+10000). GET /healthz answers while the process runs, GET /readyz when the store answers.
 
 Over stdio, one message (one line) from the client may hold up to ${formatBytes(MAX_STDIO_MESSAGE_BYTES)};
 a longer line ends the session with exit code 2.
@@ -200,7 +208,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     throw new InputError(`cannot open the store: ${why}`);
   }
   const { store, path } = opened;
-  const options = { config, store, ...(values['accept-tool-changes'] === true ? { acceptToolChanges: true } : {}), onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`) };
+  const lease = leaseFromEnv(io.env);
+  const options = { config, store, ...(values['accept-tool-changes'] === true ? { acceptToolChanges: true } : {}), ...(lease === undefined ? {} : { lease }), onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`) };
   // Expired handles and stored results go while the gateway runs (at start, then every 10 min).
   const stopSweeper = startSweeper(store, (error) => println(io.stderr, `trc gateway: sweeping expired handles failed: ${error.message}`));
   try {
@@ -215,6 +224,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
           ...(values['allow-origin'] === undefined ? {} : { allowedOrigins: values['allow-origin'] }),
           ...(idleSeconds === undefined ? {} : { idleTimeoutMs: idleSeconds * 1000 }),
           ...(maxSessions === undefined ? {} : { maxSessions }),
+          // Session ids carry the instance id, so a load balancer can route a session back to it.
+          ...(lease?.instanceId === undefined || !/^[\w-]{1,64}$/u.test(lease.instanceId) ? {} : { sessionIdPrefix: lease.instanceId }),
         });
       } catch (error) {
         const listen = describeListenError(error, host ?? '127.0.0.1', port);
@@ -269,6 +280,16 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     await flushAudit(store);
     await store.close().catch(() => undefined);
   }
+}
+
+/** Lease settings from TRC_INSTANCE_ID / TRC_LEASE_MS (unset: the executor's defaults). */
+function leaseFromEnv(env: Readonly<Record<string, string | undefined>>): { instanceId?: string; ttlMs?: number } | undefined {
+  const id = env['TRC_INSTANCE_ID'];
+  const ms = env['TRC_LEASE_MS'];
+  if ((id === undefined || id === '') && (ms === undefined || ms === '')) return undefined;
+  const ttlMs = ms === undefined || ms === '' ? undefined : Number(ms);
+  if (ttlMs !== undefined && (!Number.isSafeInteger(ttlMs) || ttlMs < 100)) throw new UsageError(`TRC_LEASE_MS needs an integer number of milliseconds ≥ 100, got "${ms}"`);
+  return { ...(id === undefined || id === '' ? {} : { instanceId: id }), ...(ttlMs === undefined ? {} : { ttlMs }) };
 }
 
 /** The `trc gateway` command. */
