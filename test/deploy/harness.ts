@@ -61,6 +61,8 @@ export interface Deployment {
   readonly instances: readonly Instance[];
   readonly schema: string;
   readonly table: string;
+  /** nginx's master process (for CPU accounting). */
+  readonly nginxPid: number | null;
   /** SIGKILL one instance (no shutdown of any kind). */
   kill(index: number): Promise<void>;
   /** Start a killed instance again (same id and port) and wait until it is ready. */
@@ -213,6 +215,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     instances,
     schema,
     table,
+    nginxPid: nginx.pid ?? null,
     async kill(index) {
       const inst = instances[index]!;
       const proc = inst.proc;
