@@ -44,3 +44,12 @@ export function treeCpuSeconds(roots: readonly number[]): number {
 export function parentOf(pid: number): number | null {
   return stat(pid)?.ppid ?? null;
 }
+
+/** Busy and total CPU ticks of the whole machine so far (/proc/stat), to tell a saturated machine. */
+export function machineTicks(): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+  const f = line.trim().split(/\s+/u).slice(1).map(Number);
+  const total = f.reduce((a, b) => a + b, 0);
+  const idle = (f[3] ?? 0) + (f[4] ?? 0);
+  return { busy: total - idle, total };
+}
