@@ -7,7 +7,7 @@
 import { digest, type Envelope } from '../contract/index.js';
 import { confirmedEnvelope, settleWrite, unknownEnvelope } from '../effects/index.js';
 import type { LedgerEntry, LedgerState, Store } from '../store/types.js';
-import { buildAuditRecord, newNotes } from './audit.js';
+import { buildAuditRecord, newNotes, reconciledCallRecord } from './audit.js';
 import type { ToolDefinition } from './define-tool.js';
 import type { Invoker } from './invoker.js';
 import { lookupKey, reconcileContext } from './write-path.js';
@@ -122,5 +122,9 @@ async function reconcileClaimed(input: RecoverInput, entry: LedgerEntry, tool: T
       notes,
     }),
   );
+  // The stopped call itself may have no record (it died before storing one): recovery writes it.
+  if ((await input.store.getAudit(entry.callId)) === null) {
+    await input.store.appendAudit(reconciledCallRecord({ entry, envelope, byCallId: `recovery of ${entry.key}`, finishedAt: iso(input.now()) })).catch(() => undefined);
+  }
   return { ...base, result, after, external_id: lookup.state === 'found' ? lookup.external_id : null, envelope: { ...envelope, result_digest: digest(envelope.data) } };
 }
