@@ -4,7 +4,7 @@
  * envelope, or must first be reconciled.
  */
 import type { Envelope } from '../contract/index.js';
-import type { LedgerEntry, Store } from '../store/types.js';
+import type { LedgerEntry, LedgerLease, Store } from '../store/types.js';
 
 /** Stable codes of a refused ledger begin. */
 export const LEDGER_CODES = {
@@ -35,6 +35,12 @@ export interface BeginInput {
    * Default: never (an in-flight entry is always refused).
    */
   readonly staleAfterMs?: number;
+  /**
+   * The caller's lease (many instances on one store): the new entry is held by it, and an
+   * existing entry is run or reconciled only once this lease took it over atomically — an
+   * in-flight entry whose lease expired, an `unknown` or retryable `failed` entry nobody holds.
+   */
+  readonly lease?: LedgerLease;
 }
 
 /**
@@ -53,6 +59,7 @@ export async function beginWrite(store: Store, input: BeginInput): Promise<Ledge
     argsDigest: input.argsDigest,
     callId: input.callId,
     now: input.now,
+    ...(input.lease === undefined ? {} : { lease: input.lease }),
   });
   const entry = begun.entry;
   if (begun.created) return { kind: 'run', entry, attempt: 1 };
@@ -67,23 +74,43 @@ export async function beginWrite(store: Store, input: BeginInput): Promise<Ledge
   }
   switch (entry.state) {
     case 'in_flight': {
-      const idle = Date.parse(input.now) - Date.parse(entry.updatedAt);
-      if (input.staleAfterMs !== undefined && Number.isFinite(idle) && idle > input.staleAfterMs) return { kind: 'reconcile', entry };
-      return { kind: 'refuse', entry, code: LEDGER_CODES.IN_FLIGHT, message: `a call with idempotency key ${input.key} is in flight; wait for it or reconcile it` };
+      const inFlight = { kind: 'refuse', entry, code: LEDGER_CODES.IN_FLIGHT, message: `a call with idempotency key ${input.key} is in flight; wait for it or reconcile it` } as const;
+      // A leased entry is taken over once its lease expired; one without a lease (written before
+      // leases, or by a store user without one) once it sat idle past the deadline.
+      const expired = entry.lease === undefined ? isIdle(entry, input) : Date.parse(entry.lease.until) < Date.parse(input.now);
+      if (!expired) return inFlight;
+      if (input.lease === undefined) return { kind: 'reconcile', entry };
+      const taken = await store.ledgerClaim(input.key, { lease: input.lease, now: input.now, from: ['in_flight'] });
+      return taken === null ? inFlight : { kind: 'reconcile', entry: taken };
     }
-    case 'unknown':
-      return { kind: 'reconcile', entry };
+    case 'unknown': {
+      if (input.lease === undefined) return { kind: 'reconcile', entry };
+      const taken = await store.ledgerClaim(input.key, { lease: input.lease, now: input.now, from: ['unknown'] });
+      if (taken !== null) return { kind: 'reconcile', entry: taken };
+      return { kind: 'refuse', entry, code: LEDGER_CODES.IN_FLIGHT, message: `the write under idempotency key ${input.key} is being reconciled; wait for it` };
+    }
     case 'succeeded':
       return { kind: 'replay', entry, envelope: entry.envelope as Envelope };
     case 'failed': {
       const recorded = entry.envelope as Envelope | null;
       if (recorded?.error?.retryable === true) {
-        const updated = await store.ledgerUpdate(input.key, { state: 'in_flight', attempts: entry.attempts + 1, now: input.now });
-        return { kind: 'run', entry: updated ?? entry, attempt: entry.attempts + 1 };
+        if (input.lease === undefined) {
+          const updated = await store.ledgerUpdate(input.key, { state: 'in_flight', attempts: entry.attempts + 1, now: input.now });
+          return { kind: 'run', entry: updated ?? entry, attempt: entry.attempts + 1 };
+        }
+        // Two instances retrying the same failed key: the claim lets exactly one run it.
+        const taken = await store.ledgerClaim(input.key, { lease: input.lease, now: input.now, from: ['failed'], state: 'in_flight', attempts: entry.attempts + 1 });
+        if (taken !== null) return { kind: 'run', entry: taken, attempt: taken.attempts };
+        return { kind: 'refuse', entry, code: LEDGER_CODES.IN_FLIGHT, message: `a call with idempotency key ${input.key} is in flight; wait for it or reconcile it` };
       }
       return { kind: 'replay', entry, envelope: recorded as Envelope };
     }
   }
+}
+
+function isIdle(entry: LedgerEntry, input: BeginInput): boolean {
+  const idle = Date.parse(input.now) - Date.parse(entry.updatedAt);
+  return input.staleAfterMs !== undefined && Number.isFinite(idle) && idle > input.staleAfterMs;
 }
 
 /**
@@ -93,11 +120,13 @@ export async function beginWrite(store: Store, input: BeginInput): Promise<Ledge
 export async function settleWrite(
   store: Store,
   key: string,
-  outcome: { state: 'succeeded' | 'failed' | 'unknown' | 'in_flight'; envelope?: Envelope; attempts: number; now: string },
+  outcome: { state: 'succeeded' | 'failed' | 'unknown' | 'in_flight'; envelope?: Envelope; attempts: number; now: string; release?: boolean },
 ): Promise<LedgerEntry | null> {
   return store.ledgerUpdate(key, {
     state: outcome.state,
     attempts: outcome.attempts,
+    // The final settle releases the lease: an `unknown` entry is then open to the next caller's reconciliation.
+    ...(outcome.release === true ? { lease: null } : {}),
     ...(outcome.envelope === undefined ? {} : { envelope: outcome.envelope }),
     now: outcome.now,
   });

@@ -4,7 +4,7 @@
  */
 import { sha256Hex, type Envelope, type Finding } from '../contract/index.js';
 import { maskValue } from '../trust/index.js';
-import type { AuditRecord } from '../store/types.js';
+import type { AuditRecord, LedgerEntry } from '../store/types.js';
 
 /** Free-text notes per layer, collected while the call runs. */
 export interface LayerNotes {
@@ -182,4 +182,51 @@ function maskedEdge(edge: Readonly<Record<string, unknown>>): Record<string, unk
 /** Findings in the short form kept in the audit record. */
 export function shortFindings(findings: readonly Finding[]): { rule: string; pointer: string; severity: string }[] {
   return findings.map((f) => ({ rule: f.rule, pointer: f.pointer, severity: f.severity }));
+}
+
+/** Input of {@link reconciledCallRecord}. */
+export interface ReconciledCallInput {
+  /** The ledger entry of the call that stopped mid-write (its `callId` is the record's). */
+  readonly entry: LedgerEntry;
+  /** What reconciliation settled the entry with. */
+  readonly envelope: Envelope;
+  /** The call (or recovery pass) that reconciled it. */
+  readonly byCallId: string;
+  readonly finishedAt: string;
+}
+
+/**
+ * The audit record of a write whose process stopped before recording it, made from its ledger
+ * entry (written before the request was sent) and the outcome its reconciliation found.
+ * @example await store.appendAudit(reconciledCallRecord({ entry, envelope, byCallId: 'call_2', finishedAt }));
+ */
+export function reconciledCallRecord(input: ReconciledCallInput): AuditRecord {
+  const { entry, envelope } = input;
+  const notes = newNotes();
+  notes.execution.push(`the process running this call stopped before it was recorded; call ${input.byCallId} reconciled key ${entry.key} (was ${entry.state})`);
+  const state = envelope.status === 'succeeded' || envelope.status === 'partial' ? 'succeeded' : envelope.status === 'unknown' ? 'unknown' : 'failed';
+  return buildAuditRecord({
+    callId: entry.callId,
+    tool: entry.tool,
+    principal: entry.principal,
+    argsDigest: entry.argsDigest,
+    startedAt: entry.createdAt,
+    finishedAt: input.finishedAt,
+    envelope,
+    detail: {
+      call: { tool_known: true, args_valid: null, args_findings: [], authorization: 'not_reached' },
+      execution: {
+        attempts: entry.attempts,
+        timings_ms: [],
+        outcome: 'reconciled',
+        classification: envelope.error ? { category: envelope.error.category, code: envelope.error.code, kind: envelope.error.kind ?? null } : null,
+        idempotency_key: entry.key,
+        ledger_state: state,
+        effect_position: envelope.status === 'unknown' ? 'unknown' : envelope.side_effect.occurred ? 'executed_response_lost' : 'none',
+        reconciliation_state: envelope.reconciliation?.state ?? null,
+      },
+      contract: { valid: true, replaced: false, findings: [] },
+    },
+    notes,
+  });
 }

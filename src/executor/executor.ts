@@ -14,6 +14,7 @@ import { callAll, type CallAllOptions, type CallAllResult } from './call-all.js'
 import type { ToolDefinition } from './define-tool.js';
 import type { Invoker } from './invoker.js';
 import { runPipeline, type PipelineSegment, type RunOptions } from './pipeline.js';
+import { leaseConfig, type LeaseOptions } from './write-lease.js';
 import { reconcilePending, type ReconcileReport } from './recover.js';
 import type { ToolRules } from './rules.js';
 import { defaultStages, type Policy, type Stages } from './stages.js';
@@ -43,6 +44,13 @@ export interface ExecutorOptions {
   readonly evidencePolicy?: EvidencePolicy;
   /** Where audit records go (default: inserted into `store` before each call answers). */
   readonly audit?: AuditSink;
+  /**
+   * Leases on the ledger entries of writes, so executors (gateway instances) sharing one store
+   * never run the same write twice and take over a dead one's entries once its lease expired
+   * (default on: a fresh instance id, 10 s). `false`: entries carry no lease (one process only).
+   * @example createExecutor({ tools, store, lease: { instanceId: 'gw-1', ttlMs: 5000 } })
+   */
+  readonly lease?: LeaseOptions | false;
   /**
    * Benchmark hook: called at the end of each segment of every call (`prepare`, `args`, `policy`,
    * `invoke`, `classify`, each content stage, `finalize`, `audit-record`, `audit-sink`), so a
@@ -130,7 +138,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const s = options.stages;
   const customDataStages = s?.visibility !== undefined || s?.trust !== undefined || s?.budget !== undefined || s?.evidence !== undefined || s?.present !== undefined;
   const audit = options.audit ?? storeAuditSink(options.store);
-  const deps = { store: options.store, now, stages, customDataStages, maxAttempts: options.maxWriteAttempts ?? 3, memoryPolicy: options.memoryPolicy, audit, lap: options.lap };
+  const lease = options.lease === false ? undefined : leaseConfig(options.lease);
+  const deps = { store: options.store, now, stages, customDataStages, maxAttempts: options.maxWriteAttempts ?? 3, memoryPolicy: options.memoryPolicy, audit, lap: options.lap, lease };
 
   const callOne = (c: ToolCall, principal: Principal, callOptions: CallOptions = {}, refused?: ErrorInfo): Promise<Envelope> => {
     const tool = tools.get(c.tool_name);
@@ -150,8 +159,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
     run: (rules, invoker, c, principal, runOptions) => runPipeline(deps, rules, invoker, c, principal, runOptions),
     callAll: (calls, principal, o = {}) =>
       callAll({ tools: new Map([...tools].map(([k, t]) => [k, t.rules])), call: (c, p, co) => callOne(c, p, { ...co, ...(o.run === undefined ? {} : { run: o.run }) }), refuse: (c, p, error) => callOne(c, p, o.run === undefined ? {} : { run: o.run }, error) }, calls, principal, o),
-    recoverInFlight: () => reconcilePending({ store: options.store, tools, invokers, now, states: ['in_flight'] }),
-    reconcilePending: () => reconcilePending({ store: options.store, tools, invokers, now, states: ['in_flight', 'unknown'] }),
+    recoverInFlight: () => reconcilePending({ store: options.store, tools, invokers, now, states: ['in_flight'], lease }),
+    reconcilePending: () => reconcilePending({ store: options.store, tools, invokers, now, states: ['in_flight', 'unknown'], lease }),
     flushAudit: () => audit.flush(),
     startRun: (runOptions) => createRunAuthority(runOptions),
   };

@@ -45,6 +45,8 @@ export type { OutcomeOptions } from './standalone.js';
 export { renderModelText, modelView, mcpBlockView, scanTool, vetInstructions, vetToolListing, WITHHELD_TEXT, UNTRUSTED_SOURCE_TYPES } from '../trust/index.js';
 export type { FlaggedListing, McpBlockView, ToolMetadataFinding, VettedTool } from '../trust/index.js';
 export type { ReconcileReport } from './recover.js';
+export type { LeaseOptions } from './write-lease.js';
+export { DEFAULT_LEASE_MS } from './write-lease.js';
 export type { CallAuditDetail, EffectPosition, LayerNotes } from './audit.js';
 export { AUDIT_PART_REF_PREFIX, AUDIT_INLINE_PART_CHARS } from './audit-parts.js';
 export type { Principal, ToolCall, ToolOutput, ToolContext, ToolSpec, ModelContext, WriteBack, FieldVisibility, JsonSchema } from './types.js';

@@ -8,7 +8,7 @@
 import { failed, needsInput, type CallInput, type Envelope, type ErrorInfo, type Warning } from '../contract/index.js';
 import { applyStatePatch, argsDigest, idempotencyKey, settleWrite, type MemoryPolicy } from '../effects/index.js';
 import type { Store } from '../store/types.js';
-import { buildAuditEntry, newNotes, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
+import { buildAuditEntry, newNotes, reconciledCallRecord, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
 import { auditPartsByReference, hasLargeParts } from './audit-parts.js';
 import { markMasked, type RunAuthority } from '../trust/index.js';
 import type { AuditSink } from './audit-sink.js';
@@ -24,6 +24,8 @@ import { finalize, type StageContext, type Stages } from './stages.js';
 import { endCallSpan, spanAttempt, startCallSpan } from './telemetry.js';
 import type { Principal, ToolCall } from './types.js';
 import { outcomeName, runWrite } from './write-path.js';
+import { holdLease, type HeldLease, type LeaseConfig } from './write-lease.js';
+import type { LedgerEntry } from '../store/types.js';
 
 /** What the pipeline needs from its executor. */
 export interface PipelineDeps {
@@ -35,6 +37,8 @@ export interface PipelineDeps {
   readonly maxAttempts: number;
   readonly memoryPolicy?: MemoryPolicy | undefined;
   readonly audit: AuditSink;
+  /** Leases on write entries (executors sharing one store); unset, entries carry no lease. */
+  readonly lease?: LeaseConfig | undefined;
   /** Benchmark hook: called at the end of each segment of a call, with its name. */
   readonly lap?: ((segment: PipelineSegment) => void) | undefined;
 }
@@ -117,7 +121,7 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     return out;
   };
 
-  const finish = async (env: Envelope, opts: { replayed?: boolean; settleKey?: string } = {}): Promise<Envelope> => {
+  const finish = async (env: Envelope, opts: { replayed?: boolean; settleKey?: string; lease?: HeldLease | undefined; reconciled?: LedgerEntry | undefined } = {}): Promise<Envelope> => {
     let out = env;
     let findings: CallAuditDetail['contract']['findings'] = [];
     let replaced = false;
@@ -143,16 +147,16 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
         }
       }
     }
-    if (opts.settleKey !== undefined) {
-      const state = out.status === 'succeeded' || out.status === 'partial' ? 'succeeded' : out.status === 'unknown' ? 'unknown' : 'failed';
-      await settleWrite(deps.store, opts.settleKey, { state, envelope: out, attempts: Math.max(1, detail.execution.attempts), now: isoAt(now()) });
-      detail.execution.ledger_state = state;
-    }
+    // A write's ledger entry is settled after its audit record is stored (below): a process
+    // stopped in between leaves the entry open, and whoever reconciles it records the call.
+    const recorded = out;
+    const ledgerState = out.status === 'succeeded' || out.status === 'partial' ? 'succeeded' : out.status === 'unknown' ? 'unknown' : 'failed';
+    if (opts.settleKey !== undefined) detail.execution.ledger_state = ledgerState;
     if (out.state_patch !== undefined) out = await writeBackState(out, notes, ctx);
     const diagnostics = invoker?.diagnostics?.();
     const edge = options.edge === undefined && diagnostics === undefined ? undefined : { ...options.edge, ...(diagnostics === undefined ? {} : { diagnostics }) };
     // Binary parts go to the store's resources and the record references them (audit-parts.ts).
-    const recorded = hasLargeParts(out) ? await auditPartsByReference(deps.store, out, { principal: principal.id, tool: callInfo.tool_name }) : out;
+    const audited = hasLargeParts(out) ? await auditPartsByReference(deps.store, out, { principal: principal.id, tool: callInfo.tool_name }) : out;
     const { record, detailJson } = buildAuditEntry({
       callId: callInfo.call_id,
       tool: callInfo.tool_name,
@@ -160,7 +164,7 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
       argsDigest: aDigest,
       startedAt,
       finishedAt: isoAt(now()),
-      envelope: recorded,
+      envelope: audited,
       detail: { call: auditCall(detail.call), execution: auditExecution(detail.execution), contract: { valid: !replaced, replaced, findings } },
       notes,
       edge,
@@ -177,6 +181,11 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
       const next = stages.present(warned, ctx);
       out = isThenable(next) ? await next : next;
     }
+    if (opts.settleKey !== undefined) {
+      await settleWrite(deps.store, opts.settleKey, { state: ledgerState, envelope: recorded, attempts: Math.max(1, detail.execution.attempts), now: isoAt(now()), release: true });
+    }
+    opts.lease?.stop();
+    if (opts.reconciled !== undefined) await recordReconciledCall(deps, opts.reconciled, recorded, callInfo.call_id, isoAt(now()));
     // What the run saw (untrusted content, trusted facts) is what later calls are checked against.
     options.run?.observe(out);
     endCallSpan(span, out, detail.execution);
@@ -265,11 +274,12 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
   if (rules.effect === 'write') {
     const key = c.idempotency_key ?? idempotencyKey({ tool: rules.name, args: c.args, principal: principal.id, scope: c.scope ?? null });
     detail.execution.idempotency_key = key;
-    const w = await runWrite({ store: deps.store, now, maxAttempts: deps.maxAttempts, memoryPolicy: deps.memoryPolicy }, { rules, invoker: watched, args: c.args, call: callInfo, principal, key, signal: options.signal, notes });
+    const lease = deps.lease === undefined ? undefined : holdLease(deps.store, deps.lease, callInfo.call_id, now);
+    const w = await runWrite({ store: deps.store, now, maxAttempts: deps.maxAttempts, memoryPolicy: deps.memoryPolicy }, { rules, invoker: watched, args: c.args, call: callInfo, principal, key, signal: options.signal, notes, lease });
     external = w.external;
     Object.assign(detail.execution, { attempts: w.attempts, timings_ms: w.timings, outcome: w.outcome, classification: w.classification, effect_position: w.effectPosition, reconciliation_state: w.reconciliationState });
     if (w.replayed || w.refused) detail.execution.ledger_state = w.replayed ? 'succeeded_or_failed_recorded' : 'refused';
-    return finish(w.envelope, w.replayed ? { replayed: true } : w.refused ? {} : { settleKey: key });
+    return finish(w.envelope, w.replayed ? { replayed: true, lease } : w.refused ? { lease } : { settleKey: key, lease, reconciled: w.reconciledEntry });
   }
 
   const run = await runWithDeadline({ invoker: watched, args: c.args, callId: callInfo.call_id, principal, attempt: 1, idempotencyKey: null, timeoutMs: rules.timeoutMs, reportsSend: rules.reportsSend, signal: options.signal, now });
@@ -323,3 +333,16 @@ function auditExecution(e: Detail['execution']): CallAuditDetail['execution'] {
 }
 
 export { withPresentation };
+
+/**
+ * The call whose process stopped mid-write left no audit record (or only the one stored before
+ * its settle): the call that reconciled its entry records it, under the original call id.
+ */
+async function recordReconciledCall(deps: PipelineDeps, entry: LedgerEntry, envelope: Envelope, byCallId: string, finishedAt: string): Promise<void> {
+  try {
+    if ((await deps.store.getAudit(entry.callId)) !== null) return;
+    await deps.audit.append({ record: reconciledCallRecord({ entry, envelope, byCallId, finishedAt }) }, { durable: true });
+  } catch {
+    // Audit failures never fail a call; a record stored meanwhile by another instance is fine too.
+  }
+}

@@ -7,10 +7,11 @@
 import { digest, type Envelope } from '../contract/index.js';
 import { confirmedEnvelope, settleWrite, unknownEnvelope } from '../effects/index.js';
 import type { LedgerEntry, LedgerState, Store } from '../store/types.js';
-import { buildAuditRecord, newNotes } from './audit.js';
+import { buildAuditRecord, newNotes, reconciledCallRecord } from './audit.js';
 import type { ToolDefinition } from './define-tool.js';
 import type { Invoker } from './invoker.js';
 import { lookupKey, reconcileContext } from './write-path.js';
+import { holdLease, type LeaseConfig } from './write-lease.js';
 
 /** What recovery did with one ledger entry. */
 export interface ReconcileReport {
@@ -18,8 +19,11 @@ export interface ReconcileReport {
   readonly tool: string;
   readonly callId: string;
   readonly before: LedgerState;
-  /** `confirmed_present` ⇒ settled `succeeded`; the others leave the entry `unknown`. */
-  readonly result: 'confirmed_present' | 'confirmed_absent' | 'unknowable' | 'tool_not_registered';
+  /**
+   * `confirmed_present` ⇒ settled `succeeded`; the others leave the entry `unknown`;
+   * `held` ⇒ another live instance holds its lease (left alone).
+   */
+  readonly result: 'confirmed_present' | 'confirmed_absent' | 'unknowable' | 'tool_not_registered' | 'held';
   readonly after: LedgerState;
   readonly external_id: string | null;
   readonly envelope: Envelope | null;
@@ -32,6 +36,8 @@ export interface RecoverInput {
   readonly invokers: ReadonlyMap<string, Invoker>;
   readonly now: () => number;
   readonly states: readonly LedgerState[];
+  /** This executor's leases: an entry another live instance holds is left to it. */
+  readonly lease?: LeaseConfig | undefined;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -55,6 +61,24 @@ async function reconcileEntry(input: RecoverInput, entry: LedgerEntry): Promise<
   const base = { key: entry.key, tool: entry.tool, callId: entry.callId, before: entry.state };
   if (tool === undefined || invoker === undefined) return { ...base, result: 'tool_not_registered', after: entry.state, external_id: null, envelope: null };
   const startedAt = iso(input.now());
+  const held = input.lease === undefined ? undefined : holdLease(input.store, input.lease, `recovery-${entry.callId}`, input.now);
+  if (held !== undefined && input.lease !== undefined) {
+    // An entry another instance holds is taken only once its lease expired (that instance died),
+    // or at once when the holder was this instance's predecessor (same stable instance id).
+    const over = `${input.lease.instanceId}/`;
+    const taken = await input.store.ledgerClaim(entry.key, { lease: held.current(), now: startedAt, from: [entry.state], over });
+    if (taken === null) return { ...base, result: 'held', after: entry.state, external_id: null, envelope: null };
+    held.renew(entry.key);
+  }
+  try {
+    return await reconcileClaimed(input, entry, tool, invoker, startedAt);
+  } finally {
+    held?.stop();
+  }
+}
+
+async function reconcileClaimed(input: RecoverInput, entry: LedgerEntry, tool: ToolDefinition<never, unknown>, invoker: Invoker, startedAt: string): Promise<ReconcileReport> {
+  const base = { key: entry.key, tool: entry.tool, callId: entry.callId, before: entry.state };
   const notes = newNotes();
   const lookup = await lookupKey(tool.rules, invoker, entry.key, input.now);
   const ctx = reconcileContext(tool.rules, { tool_name: tool.name, call_id: entry.callId, attempt: Math.max(1, entry.attempts) }, entry.key, iso(input.now()));
@@ -70,7 +94,7 @@ async function reconcileEntry(input: RecoverInput, entry: LedgerEntry): Promise<
   }
   const after: LedgerState = result === 'confirmed_present' ? 'succeeded' : 'unknown';
   notes.execution.push(`recovery of ${entry.key} (was ${entry.state}): lookup ${lookup.state} → ${after}`);
-  await settleWrite(input.store, entry.key, { state: after, envelope, attempts: Math.max(1, entry.attempts), now: iso(input.now()) });
+  await settleWrite(input.store, entry.key, { state: after, envelope, attempts: Math.max(1, entry.attempts), now: iso(input.now()), release: true });
   const n = (await input.store.listAudit({ tool: entry.tool })).filter((r) => r.callId.startsWith(`${entry.callId}#reconcile-`)).length;
   await input.store.appendAudit(
     buildAuditRecord({
@@ -98,5 +122,9 @@ async function reconcileEntry(input: RecoverInput, entry: LedgerEntry): Promise<
       notes,
     }),
   );
+  // The stopped call itself may have no record (it died before storing one): recovery writes it.
+  if ((await input.store.getAudit(entry.callId)) === null) {
+    await input.store.appendAudit(reconciledCallRecord({ entry, envelope, byCallId: `recovery of ${entry.key}`, finishedAt: iso(input.now()) })).catch(() => undefined);
+  }
   return { ...base, result, after, external_id: lookup.state === 'found' ? lookup.external_id : null, envelope: { ...envelope, result_digest: digest(envelope.data) } };
 }

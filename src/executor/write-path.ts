@@ -16,7 +16,7 @@ import {
   type ReconcileContext,
   type ReconcileLookup,
 } from '../effects/index.js';
-import type { Store } from '../store/types.js';
+import type { LedgerEntry, Store } from '../store/types.js';
 import { maskText } from '../trust/index.js';
 import type { EffectPosition, LayerNotes } from './audit.js';
 import { classifyOutcome, failedEnvelope } from './classify.js';
@@ -26,6 +26,7 @@ import type { ExternalMarks } from './normalize-mcp.js';
 import type { ToolRules } from './rules.js';
 import { runWithDeadline } from './run-with-deadline.js';
 import type { Principal } from './types.js';
+import type { HeldLease } from './write-lease.js';
 
 /** How the write path ended. */
 export interface WriteResult {
@@ -42,6 +43,8 @@ export interface WriteResult {
   readonly reconciliationState: string | null;
   /** What the last attempt's answer carried that the trust stage must isolate. */
   readonly external: ExternalMarks;
+  /** The entry of another call this call reconciled (its process stopped mid-write): its audit record may be missing. */
+  readonly reconciledEntry?: LedgerEntry;
 }
 
 /** Dependencies of the write path. */
@@ -62,6 +65,8 @@ export interface WriteInput {
   readonly key: string;
   readonly signal?: AbortSignal | undefined;
   readonly notes: LayerNotes;
+  /** The call's lease on the entry (executors sharing a store); renewed while the write runs. */
+  readonly lease?: HeldLease | undefined;
 }
 
 /** What an outcome kind is called in the audit record. */
@@ -137,10 +142,12 @@ export async function runWrite(deps: WriteDeps, input: WriteInput): Promise<Writ
     now: isoAt(deps.now()),
     // No attempt outlives its deadline, nor a lookup: an entry idle longer was left by a stopped process.
     staleAfterMs: 2 * rules.timeoutMs + 1000,
+    ...(input.lease === undefined ? {} : { lease: input.lease.current() }),
   });
+  if (decision.kind === 'run' || decision.kind === 'reconcile') input.lease?.renew(key);
   const timings: number[] = [];
   let external = newMarks();
-  const base = { timings, classification: null, reconciliationState: null };
+  const base: { timings: number[]; classification: null; reconciliationState: null; reconciledEntry?: LedgerEntry } = { timings, classification: null, reconciliationState: null };
   if (decision.kind === 'refuse') {
     notes.execution.push(`ledger refused key ${key}: ${decision.code} (entry of call ${decision.entry.callId}, state ${decision.entry.state})`);
     const error: ErrorInfo = {
@@ -172,7 +179,8 @@ export async function runWrite(deps: WriteDeps, input: WriteInput): Promise<Writ
     decision.kind === 'reconcile'
       ? { category: 'transport_timeout', code: 'COMMIT_STATUS_UNKNOWN', message: `an earlier attempt under key ${key} ended without a confirmed outcome`, retryable: false, action: 'query_by_idempotency_key', kind: 'unknown_outcome' }
       : null;
-  if (decision.kind === 'reconcile') notes.execution.push(`key ${key} was left ${decision.entry.state} by call ${decision.entry.callId}: looking it up before anything is sent`);
+  if (decision.kind === 'reconcile') notes.execution.push(`key ${key} was left ${decision.entry.state} by call ${decision.entry.callId}${decision.entry.lease === undefined ? '' : ` (lease of ${decision.entry.lease.owner} taken over)`}: looking it up before anything is sent`);
+  if (decision.kind === 'reconcile' && decision.entry.callId !== input.call.call_id) base.reconciledEntry = decision.entry;
   let firstAmbiguous: ErrorInfo | null = pendingError;
   let lastOutcome: WriteResult['outcome'] = 'reconciled';
   for (;;) {

@@ -9,6 +9,8 @@
  * token (simple mode), or — with the config's `auth` section — an OAuth 2.1 access token whose
  * issuer + subject (+ tenant) becomes the session's principal (`auth/resource-server.ts`). A
  * gateway bound to a non-loopback interface must have one of them.
+ * `GET /healthz` (the process answers) and `GET /readyz` (not shutting down, the store answers)
+ * are for load balancers and orchestrators: they need no token and reveal nothing else.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -50,6 +52,12 @@ export interface HttpListen {
   readonly maxSessions?: number;
   /** How the OAuth resource server fetches the issuer's metadata and JWKS (default: global `fetch`). */
   readonly fetch?: typeof fetch;
+  /**
+   * Prefix of the MCP session ids this instance mints (`<prefix>.<uuid>`): behind a load
+   * balancer, a 2025-generation session is routed back to its instance by this prefix
+   * (docs/deploy.md, stickiness). Letters, digits, `-` and `_`.
+   */
+  readonly sessionIdPrefix?: string;
 }
 
 /** Defaults of {@link HttpListen}. */
@@ -70,6 +78,8 @@ interface Entry {
 }
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
+const isProbe = (req: IncomingMessage): boolean => req.method === 'GET' && (req.url === '/healthz' || req.url === '/readyz');
+
 const isLoopbackName = (name: string): boolean => LOOPBACK.has(name) || /^127(\.\d{1,3}){3}$/u.test(name);
 
 /** The host part of a Host header value (`[::1]:8080` → `[::1]`, `localhost:80` → `localhost`). */
@@ -89,6 +99,9 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     throw new TrcError('GATEWAY_HTTP_NEEDS_TOKEN', `refusing to serve on "${bindHost}" without authentication: tool results and handles would be open to the network (set TRC_GATEWAY_TOKEN, or configure OAuth: "auth" / TRC_OAUTH_ISSUER)`);
   }
   const door: ResourceServer | null = auth === undefined ? null : resourceServer(auth, '/mcp', listen.fetch === undefined ? {} : { fetch: listen.fetch });
+  if (listen.sessionIdPrefix !== undefined && !/^[\w-]{1,64}$/u.test(listen.sessionIdPrefix)) {
+    throw new TrcError('GATEWAY_HTTP_BAD_SESSION_PREFIX', `the session id prefix must be 1-64 letters, digits, "-" or "_", got ${JSON.stringify(listen.sessionIdPrefix)}`);
+  }
   const expected = listen.token === undefined ? null : Buffer.from(`Bearer ${listen.token}`);
   const allowedOrigins = new Set(listen.allowedOrigins ?? []);
   /** Null when the request may go on, else why not (status and message). */
@@ -105,7 +118,8 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
       }
       if (!(loopbackBound && isLoopbackName(originHost))) return [403, `Forbidden: Origin "${origin}" is not allowed`];
     }
-    if (expected !== null) {
+    // Probes of a load balancer or orchestrator carry no token; they learn only up or not.
+    if (expected !== null && !isProbe(req)) {
       const got = Buffer.from(req.headers.authorization ?? '');
       if (got.length !== expected.length || !timingSafeEqual(got, expected)) return [401, 'Unauthorized: missing or wrong bearer token'];
     }
@@ -136,6 +150,17 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
   }, Math.max(10, Math.min(idleMs / 2, 30_000)));
   sweep.unref();
 
+  // Ready: not shutting down, and the store answers a read (a shared PostgreSQL may be down).
+  const readiness = async (res: ServerResponse): Promise<void> => {
+    if (closing) return reply(res, 503, 'not ready: shutting down');
+    try {
+      await options.store.ledgerGet('trc:readyz');
+      return reply(res, 200, 'ready');
+    } catch (error) {
+      return reply(res, 503, `not ready: the store does not answer (${(error as Error).message})`);
+    }
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refused = refuse(req);
     if (refused !== null) {
@@ -144,6 +169,8 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (door?.metadataPaths.has(url.pathname) === true) return metadata(req, res, door);
+    if (url.pathname === '/healthz') return reply(res, 200, 'ok');
+    if (url.pathname === '/readyz') return readiness(res);
     if (url.pathname !== '/mcp') return reply(res, 404, 'not found: the MCP endpoint is /mcp');
     let identity: Identity | null = null;
     if (door !== null) {
@@ -180,7 +207,7 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     }
     if (body === undefined || !isInitializeRequest(body)) return rpcError(res, 400, 'Bad Request: no valid session id');
     if (entries.size >= maxSessions) return rpcError(res, 503, `Service Unavailable: ${maxSessions} sessions are open (each runs its own upstream processes); close one or raise --max-sessions`);
-    const id = randomUUID();
+    const id = listen.sessionIdPrefix === undefined ? randomUUID() : `${listen.sessionIdPrefix}.${randomUUID()}`;
     // Each session keeps its recent SSE events, so a client whose stream broke resumes it (Last-Event-ID).
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id, eventStore: new WindowEventStore(), retryInterval: SSE_RETRY_MS });
     if (closing) return rpcError(res, 503, 'Service Unavailable: the gateway is shutting down');

@@ -7,9 +7,25 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { defaultStorePath, type DataDirContext, type Store } from '../store/index.js';
 
+const POSTGRES_URL = /^postgres(?:ql)?:\/\//iu;
+
+/** A store location fit for logs: a PostgreSQL URL without its password. */
+export function describeStoreLocation(location: string): string {
+  if (!POSTGRES_URL.test(location)) return location;
+  try {
+    const url = new URL(location);
+    if (url.password !== '') url.password = '***';
+    return url.toString();
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
+
 /**
- * Open the SQLite store at the first path given, else {@link defaultStorePath} for `context`.
- * A relative path is resolved against `cwd`.
+ * Open the store at the first location given, else {@link defaultStorePath} for `context`:
+ * a `postgres://` / `postgresql://` URL opens the PostgreSQL store (schema `TRC_PG_SCHEMA` of
+ * `context.env`, default `trc`) that many gateway instances can share; anything else is a
+ * SQLite file, a relative path resolved against `cwd`.
  * @example const { store } = await openGatewayStore(process.cwd(), [flags.store, process.env.TRC_STORE, config.store]);
  */
 export async function openGatewayStore(
@@ -19,6 +35,11 @@ export async function openGatewayStore(
   context: DataDirContext = {},
 ): Promise<{ store: Store; path: string }> {
   const chosen = candidates.find((c) => c !== undefined && c !== '') ?? defaultStorePath(context);
+  if (POSTGRES_URL.test(chosen)) {
+    const { openPostgresStore } = await import('../store/postgres/index.js');
+    const schema = context.env?.['TRC_PG_SCHEMA'];
+    return { store: await openPostgresStore({ connectionString: chosen, ...(schema === undefined || schema === '' ? {} : { schema }) }), path: describeStoreLocation(chosen) };
+  }
   const path = chosen === ':memory:' ? chosen : resolve(cwd, chosen);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const { openSqliteStore } = await import('../store/sqlite/index.js');

@@ -3,6 +3,7 @@
  * the name routes learned from listings. Shared by the session wiring and the tool-call path.
  */
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { LeaseOptions } from '../executor/index.js';
 import type { Store } from '../store/index.js';
 import type { GatewayConfig, UpstreamConfig } from './config.js';
 import type { Route } from './routing.js';
@@ -26,6 +27,11 @@ export interface GatewayOptions {
   readonly now?: () => Date;
   /** Re-pin tools whose definition changed (the operator accepts them): `--accept-tool-changes`. */
   readonly acceptToolChanges?: boolean;
+  /**
+   * This instance's leases on write entries (many instances on one store): a stable
+   * `instanceId` per instance lets a restarted one recover its predecessor's writes at once.
+   */
+  readonly lease?: LeaseOptions;
 }
 
 /** Mutable state of one session. */

@@ -39,7 +39,7 @@ export function gatewayExecutor(options: GatewayOptions): Executor {
   let ex = executors.get(options);
   if (ex === undefined) {
     const now = options.now;
-    ex = createExecutor({ store: options.store, audit: writeBehindAuditSink(options.store), maxWriteAttempts: MAX_WRITE_ATTEMPTS, ...(now === undefined ? {} : { clock: () => now().getTime() }) });
+    ex = createExecutor({ store: options.store, audit: writeBehindAuditSink(options.store), maxWriteAttempts: MAX_WRITE_ATTEMPTS, ...(now === undefined ? {} : { clock: () => now().getTime() }), ...(options.lease === undefined ? {} : { lease: options.lease }) });
     executors.set(options, ex);
   }
   return ex;

@@ -37,6 +37,7 @@ export function guardStore(store: Store): Store {
     sweepExpired: guard('sweepExpired', store.sweepExpired.bind(store)),
     ledgerBegin: guard('ledgerBegin', store.ledgerBegin.bind(store)),
     ledgerUpdate: guard('ledgerUpdate', store.ledgerUpdate.bind(store)),
+    ledgerClaim: guard('ledgerClaim', store.ledgerClaim.bind(store)),
     ledgerGet: guard('ledgerGet', store.ledgerGet.bind(store)),
     ledgerList: guard('ledgerList', store.ledgerList.bind(store)),
     appendAudit: guard('appendAudit', store.appendAudit.bind(store)),

@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import type {
-  AuditEncoding, AuditFilter, AuditRecord, HandleRecord, LedgerBegin, LedgerEntry, LedgerState, ResourceMeta, ResourceWriter, StateEntry, Store,
+  AuditEncoding, AuditFilter, AuditRecord, HandleRecord, LedgerBegin, LedgerEntry, LedgerLease, LedgerState, ResourceMeta, ResourceWriter, StateEntry, Store,
 } from './types.js';
 import { createChunkedWriter } from './chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from './errors.js';
@@ -54,6 +54,9 @@ function packText(text: string): Buffer {
 }
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A lease as the SQL stores give it back (expiry at millisecond precision, in UTC). */
+const normalLease = (lease: LedgerLease): LedgerLease => ({ owner: lease.owner, until: new Date(timestampMs(lease.until, '/lease/until')).toISOString() });
 
 /**
  * An in-memory {@link Store}: no persistence, no native dependencies. Behaves like the SQLite
@@ -165,6 +168,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       const entry: LedgerEntry = {
         key: input.key, tool: input.tool, principal: input.principal, argsDigest: input.argsDigest,
         state: 'in_flight', attempts: 0, callId: input.callId, createdAt: input.now, updatedAt: input.now, envelope: null,
+        ...(input.lease === undefined ? {} : { lease: normalLease(input.lease) }),
       };
       ledger.set(input.key, entry);
       return { created: true, entry: copyEntry(entry) };
@@ -174,12 +178,33 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       open();
       const existing = ledger.get(key);
       if (existing === undefined) return null;
+      const { lease, ...rest } = existing;
       const next: LedgerEntry = {
-        ...existing,
+        ...rest,
         state: patch.state ?? existing.state,
         attempts: patch.attempts ?? existing.attempts,
         envelope: patch.envelope === undefined ? existing.envelope : roundTrip(patch.envelope, '/envelope'),
         updatedAt: patch.now,
+        ...(lease === undefined || patch.lease === null ? {} : { lease }),
+      };
+      ledger.set(key, next);
+      return copyEntry(next);
+    },
+
+    async ledgerClaim(key, claim) {
+      open();
+      const existing = ledger.get(key);
+      const nowMs = timestampMs(claim.now, '/now');
+      if (existing === undefined || !claim.from.includes(existing.state)) return null;
+      const held = existing.lease;
+      const predecessor = claim.over !== undefined && held?.owner.startsWith(claim.over) === true;
+      if (held !== undefined && held.owner !== claim.lease.owner && Date.parse(held.until) >= nowMs && !predecessor) return null;
+      const next: LedgerEntry = {
+        ...existing,
+        state: claim.state ?? existing.state,
+        attempts: claim.attempts ?? existing.attempts,
+        updatedAt: claim.now,
+        lease: normalLease(claim.lease),
       };
       ledger.set(key, next);
       return copyEntry(next);

@@ -3,12 +3,15 @@
  * types. One table layout, so one mapping; PostgreSQL returns BIGINT byte counts as strings.
  */
 import { decodeJson } from './json-column.js';
-import type { LedgerEntry, LedgerState, ResourceMeta, StateEntry } from './types.js';
+import { timestampMs } from './timestamps.js';
+import type { LedgerEntry, LedgerLease, LedgerState, ResourceMeta, StateEntry } from './types.js';
 
 /** A row of the ledger table. */
 export interface LedgerRow {
   key: string; tool: string; principal: string; args_digest: string; state: LedgerState; attempts: number;
   call_id: string; created_at: string; updated_at: string; envelope: string;
+  /** Absent in rows of a schema before leases; BIGINT comes back from PostgreSQL as text. */
+  lease_owner?: string | null; lease_until_ms?: number | string | null;
 }
 
 /** A row of the resources table (`bytes` is a string when the driver returns BIGINT as text). */
@@ -24,6 +27,7 @@ export interface StateRow { key: string; version: number; value: string; source:
 export const toEntry = (r: LedgerRow): LedgerEntry => ({
   key: r.key, tool: r.tool, principal: r.principal, argsDigest: r.args_digest, state: r.state, attempts: r.attempts,
   callId: r.call_id, createdAt: r.created_at, updatedAt: r.updated_at, envelope: decodeJson(r.envelope),
+  ...(r.lease_owner == null || r.lease_until_ms == null ? {} : { lease: { owner: r.lease_owner, until: new Date(Number(r.lease_until_ms)).toISOString() } }),
 });
 
 /** Resource row → {@link ResourceMeta}. */
@@ -36,3 +40,6 @@ export const toMeta = (r: ResourceRow): ResourceMeta => ({
 export const toState = (r: StateRow): StateEntry => ({
   key: r.key, version: r.version, value: decodeJson(r.value), source: decodeJson(r.source), updatedAt: r.updated_at,
 });
+
+/** A lease's expiry as epoch milliseconds for the `lease_until_ms` column (null without a lease). */
+export const leaseMs = (lease: LedgerLease | undefined): number | null => (lease === undefined ? null : timestampMs(lease.until, '/lease/until'));

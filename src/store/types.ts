@@ -48,6 +48,33 @@ export interface HandleRecord {
 /** Ledger entry states (W2). */
 export type LedgerState = 'in_flight' | 'succeeded' | 'failed' | 'unknown';
 
+/**
+ * Who runs an entry's write, and until when (RFC 3339): the owner renews it while the write
+ * runs; another instance may take the entry over only once it has expired (its owner died).
+ */
+export interface LedgerLease {
+  /** The instance holding the entry (the executor's instance id). */
+  readonly owner: string;
+  readonly until: string;
+}
+
+/** Input of {@link Store.ledgerClaim}. */
+export interface LedgerClaim {
+  /** The lease to hold from now on. */
+  readonly lease: LedgerLease;
+  readonly now: string;
+  /** The entry is taken only in one of these states. */
+  readonly from: readonly LedgerState[];
+  /** New state and attempts, written in the same step (default: unchanged). */
+  readonly state?: LedgerState;
+  readonly attempts?: number;
+  /**
+   * Also take a live lease whose owner starts with this prefix: a predecessor of this same
+   * instance (a stable instance id, restarted) that cannot be running any more.
+   */
+  readonly over?: string;
+}
+
 /** One idempotency-ledger entry for a side-effecting call (W1–W3). */
 export interface LedgerEntry {
   readonly key: string;
@@ -62,6 +89,8 @@ export interface LedgerEntry {
   readonly updatedAt: string;
   /** The recorded envelope (JSON) once settled, replayed for a repeated key. */
   readonly envelope: unknown;
+  /** Present while an instance holds the entry (see {@link LedgerLease}). */
+  readonly lease?: LedgerLease;
 }
 
 /** Outcome of {@link Store.ledgerBegin}. */
@@ -123,14 +152,25 @@ export interface Store {
   /**
    * Delete handles and committed resources whose expiry is before `now` (RFC 3339); resources
    * without an expiry, writers still open, the ledger, audit and state are kept. Returns the
-   * counts deleted. Reads already refuse expired handles; this reclaims their space.
+   * counts deleted. Reads already refuse expired handles; this reclaims their space. A store
+   * shared by many processes (PostgreSQL) sweeps once at a time: `skipped` when another was sweeping.
    */
-  sweepExpired(now: string): Promise<{ handles: number; resources: number }>;
+  sweepExpired(now: string): Promise<{ handles: number; resources: number; skipped?: true }>;
 
-  /** Insert an in-flight entry, or return the existing one for the key (atomic). */
-  ledgerBegin(entry: Omit<LedgerEntry, 'state' | 'attempts' | 'createdAt' | 'updatedAt' | 'envelope'> & { now: string }): Promise<LedgerBegin>;
-  /** Settle or update an entry (state, attempts, envelope). Returns null when the key is absent. */
-  ledgerUpdate(key: string, patch: { state?: LedgerState; attempts?: number; envelope?: unknown; now: string }): Promise<LedgerEntry | null>;
+  /** Insert an in-flight entry (held by `lease` when given), or return the existing one for the key (atomic). */
+  ledgerBegin(entry: Omit<LedgerEntry, 'state' | 'attempts' | 'createdAt' | 'updatedAt' | 'envelope' | 'lease'> & { now: string; lease?: LedgerLease }): Promise<LedgerBegin>;
+  /**
+   * Settle or update an entry (state, attempts, envelope; `lease: null` releases the lease, absent
+   * keeps it). Returns null when the key is absent.
+   */
+  ledgerUpdate(key: string, patch: { state?: LedgerState; attempts?: number; envelope?: unknown; lease?: null; now: string }): Promise<LedgerEntry | null>;
+  /**
+   * Take (or renew) an entry in one atomic step: only when its state is one of `from` and it has
+   * no lease, a lease of the same owner, or a lease expired before `now`. Returns the updated
+   * entry, or null when the key is absent or another live owner holds it. Two instances racing
+   * for a dead instance's entry: exactly one wins.
+   */
+  ledgerClaim(key: string, claim: LedgerClaim): Promise<LedgerEntry | null>;
   ledgerGet(key: string): Promise<LedgerEntry | null>;
   ledgerList(filter?: { state?: LedgerState }): Promise<LedgerEntry[]>;
 

@@ -55,7 +55,7 @@ async function crashAndRecover(c: Case): Promise<void> {
   const store = await openSqliteStore({ path: storePath });
   try {
     expect((await store.ledgerGet(key))?.state).toBe('in_flight');
-    const executor = createExecutor({ tools: [chargeTool(service, { honoursKey: c.honoursKey, idempotent: false, timeoutMs: 2000, faults: () => 'ok' })], store });
+    const executor = createExecutor({ tools: [chargeTool(service, { honoursKey: c.honoursKey, idempotent: false, timeoutMs: 2000, faults: () => 'ok' })], store, lease: { instanceId: 'crash-test-executor' } });
     const reports = await executor.recoverInFlight();
     expect(reports).toHaveLength(1);
     const report = reports[0]!;
@@ -74,6 +74,8 @@ async function crashAndRecover(c: Case): Promise<void> {
     }
     expect(validate(report.envelope).valid).toBe(true);
     expect(service.countByKey(key)).toBe(c.mode === 'commit' ? 1 : 0);
+    // The killed call has its own audit record now, written by recovery from its ledger entry.
+    expect(await store.getAudit(`call_${scope}`)).toMatchObject({ status: report.envelope?.status, detail: { execution: { outcome: 'reconciled' } } });
 
     // The agent asks again with the same call: a replay, a safe retry with the same key, or still unknown — never a second charge.
     const again = await executor.call({ call_id: `call_${scope}_again`, tool_name: 'payment_charge', args: { customer: 'cus_crash', amount: 4200 }, scope }, { id: 'user_1' });

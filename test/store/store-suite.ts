@@ -290,6 +290,63 @@ export function runStoreSuite(name: string, options: StoreSuiteOptions): void {
         expect(await store.ledgerGet('missing')).toBeNull();
       });
 
+      it('holds a new entry under the lease it was begun with', async () => {
+        const store = await fresh();
+        const begun = await store.ledgerBegin({ ...ledgerInput('k1'), lease: { owner: 'gw-1/call-k1', until: '2026-01-01T00:00:10Z' } });
+        expect(begun.entry.lease).toEqual({ owner: 'gw-1/call-k1', until: '2026-01-01T00:00:10.000Z' });
+        expect((await store.ledgerGet('k1'))?.lease).toEqual({ owner: 'gw-1/call-k1', until: '2026-01-01T00:00:10.000Z' });
+      });
+
+      it('refuses a claim on an entry another owner holds until that lease expires', async () => {
+        const store = await fresh();
+        await store.ledgerBegin({ ...ledgerInput('k1'), lease: { owner: 'gw-1/a', until: '2026-01-01T00:00:10.000Z' } });
+        const claim = (now: string) => store.ledgerClaim('k1', { lease: { owner: 'gw-2/b', until: '2026-01-01T00:01:00.000Z' }, now, from: ['in_flight'] });
+        expect(await claim('2026-01-01T00:00:09.999Z')).toBeNull();
+        expect(await claim('2026-01-01T00:00:10.000Z')).toBeNull();
+        const taken = await claim('2026-01-01T00:00:10.001Z');
+        expect(taken).toMatchObject({ state: 'in_flight', updatedAt: '2026-01-01T00:00:10.001Z', lease: { owner: 'gw-2/b', until: '2026-01-01T00:01:00.000Z' } });
+        // The dead owner's renewal now fails: it learns it lost the entry.
+        expect(await store.ledgerClaim('k1', { lease: { owner: 'gw-1/a', until: '2026-01-01T00:02:00.000Z' }, now: '2026-01-01T00:00:11.000Z', from: ['in_flight'] })).toBeNull();
+      });
+
+      it('renews a lease for its own owner and takes a predecessor of the same instance at once', async () => {
+        const store = await fresh();
+        await store.ledgerBegin({ ...ledgerInput('k1'), lease: { owner: 'gw-1/a', until: '2026-01-01T00:00:10.000Z' } });
+        const renewed = await store.ledgerClaim('k1', { lease: { owner: 'gw-1/a', until: '2026-01-01T00:00:20.000Z' }, now: '2026-01-01T00:00:05.000Z', from: ['in_flight', 'unknown'] });
+        expect(renewed?.lease?.until).toBe('2026-01-01T00:00:20.000Z');
+        const other = { lease: { owner: 'gw-10/r', until: '2026-01-01T00:01:00.000Z' }, now: '2026-01-01T00:00:06.000Z', from: ['in_flight'] as const };
+        expect(await store.ledgerClaim('k1', { ...other, over: 'gw-10/' })).toBeNull();
+        expect(await store.ledgerClaim('k1', { ...other, lease: { owner: 'gw-1/r', until: '2026-01-01T00:01:00.000Z' }, over: 'gw-1/' })).toMatchObject({ lease: { owner: 'gw-1/r' } });
+      });
+
+      it('claims only from the given states, and sets state and attempts in the same step', async () => {
+        const store = await fresh();
+        await store.ledgerBegin(ledgerInput('k1'));
+        await store.ledgerUpdate('k1', { state: 'failed', attempts: 1, envelope: { retryable: true }, now: '2026-01-01T00:00:01.000Z' });
+        const lease = { owner: 'gw-1/a', until: '2026-01-01T00:00:10.000Z' };
+        expect(await store.ledgerClaim('k1', { lease, now: '2026-01-01T00:00:02.000Z', from: ['unknown', 'in_flight'] })).toBeNull();
+        const taken = await store.ledgerClaim('k1', { lease, now: '2026-01-01T00:00:02.000Z', from: ['failed'], state: 'in_flight', attempts: 2 });
+        expect(taken).toMatchObject({ state: 'in_flight', attempts: 2, envelope: { retryable: true }, lease });
+        expect(await store.ledgerClaim('missing', { lease, now: '2026-01-01T00:00:02.000Z', from: ['failed'] })).toBeNull();
+      });
+
+      it('gives a dead owner\'s entry to exactly one of 20 racing claimants', async () => {
+        const store = await fresh();
+        await store.ledgerBegin({ ...ledgerInput('k1'), lease: { owner: 'dead/a', until: '2026-01-01T00:00:01.000Z' } });
+        const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+          store.ledgerClaim('k1', { lease: { owner: `gw-${i}/c`, until: '2026-01-01T00:01:00.000Z' }, now: '2026-01-01T00:00:05.000Z', from: ['in_flight'] })));
+        expect(results.filter((r) => r !== null)).toHaveLength(1);
+      });
+
+      it('releases the lease when an update says so, and keeps it otherwise', async () => {
+        const store = await fresh();
+        await store.ledgerBegin({ ...ledgerInput('k1'), lease: { owner: 'gw-1/a', until: '2026-01-01T00:00:10.000Z' } });
+        expect((await store.ledgerUpdate('k1', { state: 'unknown', now: '2026-01-01T00:00:01.000Z' }))?.lease?.owner).toBe('gw-1/a');
+        const released = await store.ledgerUpdate('k1', { state: 'unknown', lease: null, now: '2026-01-01T00:00:02.000Z' });
+        expect(released).not.toHaveProperty('lease');
+        expect(await store.ledgerClaim('k1', { lease: { owner: 'gw-2/b', until: '2026-01-01T00:01:00.000Z' }, now: '2026-01-01T00:00:03.000Z', from: ['unknown'] })).toMatchObject({ lease: { owner: 'gw-2/b' } });
+      });
+
       it('lists entries by state in creation order', async () => {
         const store = await fresh();
         await store.ledgerBegin({ ...ledgerInput('b'), now: '2026-01-01T00:00:02.000Z' });

@@ -104,7 +104,9 @@ Options:
   --max-sessions N  refuse new HTTP sessions beyond N live ones with 503 (default 64)
   --store PATH    SQLite file for audit, resources, handles and ledger (default:
                   $TRC_STORE, else the config's "store", else trc.sqlite in the user
-                  data directory — never the working directory; see "trc --help")
+                  data directory — never the working directory; see "trc --help");
+                  a postgres:// URL opens a PostgreSQL store that many gateway
+                  instances share (schema $TRC_PG_SCHEMA, default trc; docs/deploy.md)
   --name NAME     name of the CMD upstream (default: derived from the command)
   --trusted       the CMD upstream is trusted: its annotations are policy and an
                   envelope it embeds may be adopted (its text stays external data)
@@ -131,6 +133,12 @@ non-loopback --host needs one of two ways to authenticate:
                with a WWW-Authenticate challenge naming that metadata, or 403
                insufficient_scope, and binds handles, idempotency keys, audit records and
                runs to the token's issuer + subject (+ tenant). See docs/gateway.md.
+
+Many instances on one PostgreSQL store (docs/deploy.md): TRC_INSTANCE_ID names this
+instance in write leases (stable per instance slot: a restarted instance then recovers its
+predecessor's in-flight writes at once) and prefixes its MCP session ids (letters, digits,
+-, _: "<id>.<uuid>", for session routing), TRC_LEASE_MS sets the lease length (default
+10000). GET /healthz answers while the process runs, GET /readyz when the store answers.
 
 Over stdio, one message (one line) from the client may hold up to ${formatBytes(MAX_STDIO_MESSAGE_BYTES)};
 a longer line ends the session with exit code 2.
@@ -220,7 +228,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     throw new InputError(`cannot open the store: ${whyStoreFailed(cause)}`);
   }
   const { store, path } = opened;
-  const options = { config, store, ...(values['accept-tool-changes'] === true ? { acceptToolChanges: true } : {}), onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`) };
+  const lease = leaseFromEnv(io.env);
+  const options = { config, store, ...(values['accept-tool-changes'] === true ? { acceptToolChanges: true } : {}), ...(lease === undefined ? {} : { lease }), onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`) };
   // Expired handles and stored results go while the gateway runs (at start, then every 10 min).
   const stopSweeper = startSweeper(store, (error) => println(io.stderr, `trc gateway: sweeping expired handles failed: ${error.message}`));
   try {
@@ -235,6 +244,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
           ...(values['allow-origin'] === undefined ? {} : { allowedOrigins: values['allow-origin'] }),
           ...(idleSeconds === undefined ? {} : { idleTimeoutMs: idleSeconds * 1000 }),
           ...(maxSessions === undefined ? {} : { maxSessions }),
+          // Session ids carry the instance id, so a load balancer can route a session back to it.
+          ...(lease?.instanceId === undefined || !/^[\w-]{1,64}$/u.test(lease.instanceId) ? {} : { sessionIdPrefix: lease.instanceId }),
         });
       } catch (error) {
         const listen = describeListenError(error, host ?? '127.0.0.1', port);
@@ -289,6 +300,16 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     await flushAudit(store);
     await store.close().catch(() => undefined);
   }
+}
+
+/** Lease settings from TRC_INSTANCE_ID / TRC_LEASE_MS (unset: the executor's defaults). */
+function leaseFromEnv(env: Readonly<Record<string, string | undefined>>): { instanceId?: string; ttlMs?: number } | undefined {
+  const id = env['TRC_INSTANCE_ID'];
+  const ms = env['TRC_LEASE_MS'];
+  if ((id === undefined || id === '') && (ms === undefined || ms === '')) return undefined;
+  const ttlMs = ms === undefined || ms === '' ? undefined : Number(ms);
+  if (ttlMs !== undefined && (!Number.isSafeInteger(ttlMs) || ttlMs < 100)) throw new UsageError(`TRC_LEASE_MS needs an integer number of milliseconds ≥ 100, got "${ms}"`);
+  return { ...(id === undefined || id === '' ? {} : { instanceId: id }), ...(ttlMs === undefined ? {} : { ttlMs }) };
 }
 
 /** The `trc gateway` command. */

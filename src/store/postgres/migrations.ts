@@ -64,6 +64,13 @@ const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] 
       );
     `,
   },
+  {
+    // Leases (issue 17): which instance runs an in-flight write, until when.
+    version: 2,
+    sql: `
+      ALTER TABLE $S.ledger ADD COLUMN lease_owner TEXT, ADD COLUMN lease_until_ms BIGINT;
+    `,
+  },
 ];
 
 /** The schema version this code writes. */

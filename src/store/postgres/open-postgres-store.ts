@@ -5,7 +5,7 @@ import { STORE_ERROR_CODES, storeError } from '../errors.js';
 import { decodeJson, encodeJson } from '../json-column.js';
 import { newResourceId } from '../resource-id.js';
 import { checkLimit, timestampMs } from '../timestamps.js';
-import { toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
+import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
 import { migratePostgres } from './migrations.js';
 import { loadPg, type PgPool } from './pg-driver.js';
 
@@ -78,6 +78,7 @@ function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: n
     open();
     return (await pool.query<R>(sql, params)).rows;
   };
+  const sweepLock = `trc-sweep:${s}`;
   const getState = async (key: string): Promise<StateEntry | null> => {
     const rows = await query<StateRow>(`SELECT * FROM ${s}.state WHERE key = $1`, [key]);
     return rows[0] === undefined ? null : toState(rows[0]);
@@ -175,20 +176,42 @@ function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: n
 
     async sweepExpired(now) {
       const nowMs = timestampMs(now, '/now');
-      const handles = await query<{ id: string }>(`DELETE FROM ${s}.handles WHERE expires_ms < $1 RETURNING id`, [nowMs]);
-      // Expiry of resources is the writer's ISO text: compared as instants in JS, not as strings.
-      const expiring = await query<{ id: string; expires_at: string }>(`SELECT id, expires_at FROM ${s}.resources WHERE expires_at IS NOT NULL`);
-      const gone = expiring.filter((r) => Date.parse(r.expires_at) < nowMs).map((r) => r.id);
-      const removed = gone.length === 0 ? [] : await query<{ id: string }>(`DELETE FROM ${s}.resources WHERE id = ANY($1::text[]) RETURNING id`, [gone]);
-      return { handles: handles.length, resources: removed.length };
+      open();
+      // Many gateways share one database: the sweep runs once at a time, under a session
+      // advisory lock; an instance that finds it taken skips this round (the holder sweeps).
+      const client = await pool.connect();
+      const onClientError = (): void => undefined;
+      client.on('error', onClientError);
+      let failure: Error | undefined;
+      try {
+        const lock = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS got', [sweepLock]);
+        if (lock.rows[0]?.got !== true) return { handles: 0, resources: 0, skipped: true };
+        try {
+          const handles = await client.query<{ id: string }>(`DELETE FROM ${s}.handles WHERE expires_ms < $1 RETURNING id`, [nowMs]);
+          // Expiry of resources is the writer's ISO text: compared as instants in JS, not as strings.
+          const expiring = await client.query<{ id: string; expires_at: string }>(`SELECT id, expires_at FROM ${s}.resources WHERE expires_at IS NOT NULL`);
+          const gone = expiring.rows.filter((r) => Date.parse(r.expires_at) < nowMs).map((r) => r.id);
+          const removed = gone.length === 0 ? 0 : (await client.query(`DELETE FROM ${s}.resources WHERE id = ANY($1::text[]) RETURNING id`, [gone])).rows.length;
+          return { handles: handles.rows.length, resources: removed };
+        } finally {
+          await client.query('SELECT pg_advisory_unlock(hashtext($1))', [sweepLock]);
+        }
+      } catch (error) {
+        // A connection that failed mid-sweep is destroyed, which also drops its advisory lock.
+        failure = error instanceof Error ? error : new Error(String(error));
+        throw error;
+      } finally {
+        client.off('error', onClientError);
+        client.release(failure);
+      }
     },
 
     async ledgerBegin(input) {
       // ON CONFLICT DO NOTHING waits for a concurrent inserter of the same key, so exactly one wins.
       const inserted = await query<LedgerRow>(
-        `INSERT INTO ${s}.ledger (key, tool, principal, args_digest, state, attempts, call_id, created_at, updated_at, envelope)
-         VALUES ($1, $2, $3, $4, 'in_flight', 0, $5, $6, $6, 'null') ON CONFLICT (key) DO NOTHING RETURNING *`,
-        [input.key, input.tool, input.principal, input.argsDigest, input.callId, input.now],
+        `INSERT INTO ${s}.ledger (key, tool, principal, args_digest, state, attempts, call_id, created_at, updated_at, envelope, lease_owner, lease_until_ms)
+         VALUES ($1, $2, $3, $4, 'in_flight', 0, $5, $6, $6, 'null', $7, $8) ON CONFLICT (key) DO NOTHING RETURNING *`,
+        [input.key, input.tool, input.principal, input.argsDigest, input.callId, input.now, input.lease?.owner ?? null, leaseMs(input.lease)],
       );
       if (inserted[0] !== undefined) return { created: true, entry: toEntry(inserted[0]) };
       const existing = await query<LedgerRow>(`SELECT * FROM ${s}.ledger WHERE key = $1`, [input.key]);
@@ -199,9 +222,22 @@ function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: n
     async ledgerUpdate(key, patch) {
       const envelope = patch.envelope === undefined ? null : encodeJson(patch.envelope, '/envelope');
       const rows = await query<LedgerRow>(
-        `UPDATE ${s}.ledger SET state = COALESCE($1, state), attempts = COALESCE($2, attempts), envelope = COALESCE($3, envelope), updated_at = $4
+        `UPDATE ${s}.ledger SET state = COALESCE($1, state), attempts = COALESCE($2, attempts), envelope = COALESCE($3, envelope), updated_at = $4,
+           lease_owner = CASE WHEN $6 THEN NULL ELSE lease_owner END, lease_until_ms = CASE WHEN $6 THEN NULL ELSE lease_until_ms END
          WHERE key = $5 RETURNING *`,
-        [patch.state ?? null, patch.attempts ?? null, envelope, patch.now, key],
+        [patch.state ?? null, patch.attempts ?? null, envelope, patch.now, key, patch.lease === null],
+      );
+      return rows[0] === undefined ? null : toEntry(rows[0]);
+    },
+
+    async ledgerClaim(key, claim) {
+      // One statement: a concurrent claimant waits on the row lock, then re-checks the lease it
+      // now sees (READ COMMITTED re-evaluates the WHERE clause), so exactly one wins.
+      const rows = await query<LedgerRow>(
+        `UPDATE ${s}.ledger SET lease_owner = $1, lease_until_ms = $2, updated_at = $3, state = COALESCE($4, state), attempts = COALESCE($5, attempts)
+         WHERE key = $6 AND state = ANY($7::text[])
+           AND (lease_owner IS NULL OR lease_owner = $1 OR lease_until_ms < $8 OR ($9::text IS NOT NULL AND left(lease_owner, length($9)) = $9)) RETURNING *`,
+        [claim.lease.owner, leaseMs(claim.lease), claim.now, claim.state ?? null, claim.attempts ?? null, key, [...claim.from], timestampMs(claim.now, '/now'), claim.over ?? null],
       );
       return rows[0] === undefined ? null : toEntry(rows[0]);
     },

@@ -82,6 +82,14 @@ export const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sq
       ALTER TABLE resource_chunks_v2 RENAME TO resource_chunks;
     `,
   },
+  {
+    // Leases (issue 17): which process runs an in-flight write, until when.
+    version: 3,
+    sql: `
+      ALTER TABLE ledger ADD COLUMN lease_owner TEXT;
+      ALTER TABLE ledger ADD COLUMN lease_until_ms INTEGER;
+    `,
+  },
 ];
 
 /** The schema version this code writes. */

@@ -1,11 +1,11 @@
-import type { AuditFilter, AuditRecord, HandleRecord, LedgerState, Store } from '../types.js';
+import type { AuditFilter, AuditRecord, HandleRecord, LedgerLease, LedgerState, Store } from '../types.js';
 import { asStoreError, guardStore } from '../backend-guard.js';
 import { createChunkedWriter } from '../chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from '../errors.js';
 import { decodeJson, encodeJson } from '../json-column.js';
 import { newResourceId } from '../resource-id.js';
 import { checkLimit, timestampMs } from '../timestamps.js';
-import { toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
+import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
 import { openSqliteDatabase, type SqlDatabase, type SqliteDriverName } from './driver.js';
 import { migrateSqlite } from './migrations.js';
 import { currentWriter, writerIsGone } from './writer-owner.js';
@@ -101,11 +101,15 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
     getChunk: db.prepare('SELECT data FROM resource_chunks WHERE resource_id = ? AND seq = ?').pluck(),
     insertHandle: db.prepare('INSERT INTO handles (id, record, expires_ms) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING'),
     getHandle: db.prepare('SELECT record FROM handles WHERE id = ?').pluck(),
-    beginLedger: db.prepare(`INSERT INTO ledger (key, tool, principal, args_digest, state, attempts, call_id, created_at, updated_at, envelope)
-      VALUES (?, ?, ?, ?, 'in_flight', 0, ?, ?, ?, 'null') ON CONFLICT (key) DO NOTHING RETURNING *`),
+    beginLedger: db.prepare(`INSERT INTO ledger (key, tool, principal, args_digest, state, attempts, call_id, created_at, updated_at, envelope, lease_owner, lease_until_ms)
+      VALUES (?, ?, ?, ?, 'in_flight', 0, ?, ?, ?, 'null', ?, ?) ON CONFLICT (key) DO NOTHING RETURNING *`),
     getLedger: db.prepare('SELECT * FROM ledger WHERE key = ?'),
     updateLedger: db.prepare(`UPDATE ledger SET state = COALESCE(?, state), attempts = COALESCE(?, attempts),
-      envelope = COALESCE(?, envelope), updated_at = ? WHERE key = ? RETURNING *`),
+      envelope = COALESCE(?, envelope), updated_at = ?, lease_owner = CASE WHEN ? THEN NULL ELSE lease_owner END,
+      lease_until_ms = CASE WHEN ? THEN NULL ELSE lease_until_ms END WHERE key = ? RETURNING *`),
+    claimLedger: db.prepare(`UPDATE ledger SET lease_owner = ?, lease_until_ms = ?, updated_at = ?, state = COALESCE(?, state),
+      attempts = COALESCE(?, attempts) WHERE key = ? AND state IN (SELECT value FROM json_each(?))
+      AND (lease_owner IS NULL OR lease_owner = ? OR lease_until_ms < ? OR (? IS NOT NULL AND substr(lease_owner, 1, length(?)) = ?)) RETURNING *`),
     listLedger: db.prepare('SELECT * FROM ledger ORDER BY created_at, key'),
     listLedgerByState: db.prepare('SELECT * FROM ledger WHERE state = ? ORDER BY created_at, key'),
     insertAudit: db.prepare('INSERT INTO audit (call_id, tool, started_ms, started_at, record) VALUES (?, ?, ?, ?, ?) ON CONFLICT (call_id) DO NOTHING'),
@@ -134,8 +138,8 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
     for (const r of expiring) if (Date.parse(r.expires_at) < nowMs) resources += remove.run(r.id).changes;
     return { handles, resources };
   });
-  const ledgerBegin = db.transaction((i: { key: string; tool: string; principal: string; argsDigest: string; callId: string; now: string }) => {
-    const inserted = q.beginLedger.get(i.key, i.tool, i.principal, i.argsDigest, i.callId, i.now, i.now) as LedgerRow | undefined;
+  const ledgerBegin = db.transaction((i: { key: string; tool: string; principal: string; argsDigest: string; callId: string; now: string; lease?: LedgerLease }) => {
+    const inserted = q.beginLedger.get(i.key, i.tool, i.principal, i.argsDigest, i.callId, i.now, i.now, i.lease?.owner ?? null, leaseMs(i.lease)) as LedgerRow | undefined;
     if (inserted !== undefined) return { created: true as const, entry: toEntry(inserted) };
     return { created: false as const, entry: toEntry(q.getLedger.get(i.key) as LedgerRow) };
   });
@@ -225,7 +229,14 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
     async ledgerUpdate(key, patch) {
       open();
       const envelope = patch.envelope === undefined ? null : encodeJson(patch.envelope, '/envelope');
-      const row = q.updateLedger.get(patch.state ?? null, patch.attempts ?? null, envelope, patch.now, key) as LedgerRow | undefined;
+      const row = q.updateLedger.get(patch.state ?? null, patch.attempts ?? null, envelope, patch.now, patch.lease === null ? 1 : 0, patch.lease === null ? 1 : 0, key) as LedgerRow | undefined;
+      return row === undefined ? null : toEntry(row);
+    },
+
+    async ledgerClaim(key, claim) {
+      open();
+      const row = q.claimLedger.get(claim.lease.owner, leaseMs(claim.lease), claim.now, claim.state ?? null, claim.attempts ?? null, key,
+        JSON.stringify(claim.from), claim.lease.owner, timestampMs(claim.now, '/now'), claim.over ?? null, claim.over ?? null, claim.over ?? null) as LedgerRow | undefined;
       return row === undefined ? null : toEntry(row);
     },
 

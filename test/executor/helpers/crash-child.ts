@@ -19,6 +19,8 @@ const store = await openSqliteStore({ path: storePath });
 const executor = createExecutor({
   tools: [chargeTool(service, { honoursKey: honours === '1', timeoutMs: 60_000, faults: () => (mode === 'commit' ? 'commit_then_timeout' : 'hang') })],
   store,
+  // A stable instance id: the restarted executor recovers this one's entries without waiting for the lease.
+  lease: { instanceId: 'crash-test-executor' },
 });
 process.stdout.write('READY\n');
 await executor.call({ call_id: `call_${scope}`, tool_name: 'payment_charge', args: { customer: 'cus_crash', amount: 4200 }, scope }, { id: 'user_1' });
