@@ -64,6 +64,19 @@ const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] 
       );
     `,
   },
+  {
+    // The event log of runs (taint, scope, confirmations), so they outlive a restart.
+    version: 2,
+    sql: `
+      CREATE TABLE $S.run_events (
+        run_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      );
+    `,
+  },
 ];
 
 /** The schema version this code writes. */

@@ -82,6 +82,19 @@ export const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sq
       ALTER TABLE resource_chunks_v2 RENAME TO resource_chunks;
     `,
   },
+  {
+    // The event log of runs (taint, scope, confirmations), so they outlive a restart.
+    version: 3,
+    sql: `
+      CREATE TABLE run_events (
+        run_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      );
+    `,
+  },
 ];
 
 /** The schema version this code writes. */
