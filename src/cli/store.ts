@@ -10,6 +10,23 @@ import { defaultStorePath, type Store } from '../store/index.js';
 import { InputError } from './input.js';
 import type { CliIO } from './io.js';
 
+/**
+ * Why a store did not open, in a user's words: a missing SQLite driver says how to add it to
+ * this CLI (a package beside a global or npx install resolves; one in a project does not);
+ * otherwise the driver's own reason ("file is not a database").
+ * @example whyStoreFailed(error) // 'the SQLite store needs the package better-sqlite3 …'
+ */
+export function whyStoreFailed(cause: unknown): string {
+  const missing = [cause, (cause as { cause?: unknown }).cause].find((e) => (e as { code?: unknown } | undefined)?.code === 'STORE_DRIVER_MISSING');
+  if (missing !== undefined) {
+    const message = (missing as Error).message;
+    return message.includes('better-sqlite3')
+      ? `${message.replace(/\.+$/u, '')}. For this CLI, install it beside the package: npm install -g better-sqlite3@12 (with a global install), or npx -y -p tool-result-contract -p better-sqlite3@12 tool-result-contract …`
+      : message;
+  }
+  return (cause as { cause?: Error }).cause?.message ?? (cause as Error).message;
+}
+
 /** How `--help` names the default store. */
 export const DEFAULT_STORE_HELP = '$TRC_STORE, else trc.sqlite in the user data directory';
 
@@ -39,9 +56,7 @@ async function open(path: string): Promise<Store> {
   try {
     return await openSqliteStore({ path });
   } catch (cause) {
-    // The driver's reason ("file is not a database") is the useful part.
-    const why = (cause as { cause?: Error }).cause?.message ?? (cause as Error).message;
-    throw new InputError(`cannot open the store ${path}: ${why}`);
+    throw new InputError(`cannot open the store ${path}: ${whyStoreFailed(cause)}`);
   }
 }
 

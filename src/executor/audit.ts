@@ -31,6 +31,16 @@ export interface CallAuditDetail {
     readonly args_findings: readonly { pointer: string; message: string }[];
     readonly authorization: 'allow' | 'deny' | 'confirm' | 'not_reached';
     readonly authorization_reason?: string;
+    /**
+     * The arguments as called, secrets masked by the trust module's masker (the one the
+     * visibility stage uses); null when they were not JSON. Larger than
+     * {@link ARGS_RECORD_LIMIT} characters of JSON: absent, and `args_preview` holds the start.
+     */
+    readonly args?: unknown;
+    /** The first {@link ARGS_RECORD_LIMIT} characters of the masked arguments' JSON, when they were longer. */
+    readonly args_preview?: { readonly chars: number; readonly text: string };
+    /** The run (`executor.startRun()`, a gateway session's run) the call belonged to. */
+    readonly run?: string;
   };
   readonly execution: {
     readonly attempts: number;
@@ -73,6 +83,27 @@ export interface AuditInput {
   readonly detail: Omit<CallAuditDetail, 'kind' | 'model' | 'contract' | 'notes' | 'edge'> & { contract: Omit<CallAuditDetail['contract'], 'status' | 'completeness'> };
   readonly notes: LayerNotes;
   readonly edge?: Readonly<Record<string, unknown>> | undefined;
+  /** The call's arguments as given; masked here, once, before they are recorded. */
+  readonly args?: unknown;
+  /** The run's id, when the call ran in one. */
+  readonly run?: string | undefined;
+}
+
+/** Arguments whose JSON is longer than this many characters are recorded as a preview. */
+export const ARGS_RECORD_LIMIT = 16_384;
+
+/** The arguments as recorded: masked, and cut to a preview when large (a file's content, a batch). */
+function recordedArgs(args: unknown): Pick<CallAuditDetail['call'], 'args' | 'args_preview'> {
+  let masked: unknown;
+  let json: string | undefined;
+  try {
+    masked = maskValue(args);
+    json = JSON.stringify(masked);
+  } catch {
+    return { args: null };
+  }
+  if (json === undefined) return { args: null };
+  return json.length <= ARGS_RECORD_LIMIT ? { args: masked } : { args_preview: { chars: json.length, text: json.slice(0, ARGS_RECORD_LIMIT) } };
 }
 
 /** Hazards for the model's reading, derived from the envelope (D1 layer 4). */
@@ -105,7 +136,7 @@ export function buildAuditEntry(input: AuditInput): { record: AuditRecord; detai
   const env = input.envelope;
   const head: Omit<CallAuditDetail, 'notes'> & { notes: LayerNotes; envelope?: Envelope } = {
     kind: 'trc.executor.call.v1' as const,
-    call: input.detail.call,
+    call: { ...input.detail.call, ...(input.args === undefined ? {} : recordedArgs(input.args)), ...(input.run === undefined ? {} : { run: input.run }) },
     execution: input.detail.execution,
     contract: { valid: input.detail.contract.valid, replaced: input.detail.contract.replaced, findings: input.detail.contract.findings, status: env.status, completeness: env.completeness?.state ?? null },
     model: { hazards: modelHazards(env) },

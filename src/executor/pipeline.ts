@@ -172,6 +172,8 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
       detail: { call: auditCall(detail.call), execution: auditExecution(detail.execution), contract: { valid: !replaced, replaced, findings } },
       notes,
       edge,
+      args: c.args,
+      run: options.run?.id,
     });
     lap?.('audit-record');
     try {

@@ -9,6 +9,7 @@
  * text) → finalize (digest + invariants).
  */
 import { digest, failed, validate, type Envelope, type Finding } from '../contract/index.js';
+import { rememberValid } from '../contract/known-valid.js';
 import type { Budget } from '../budget/index.js';
 import type { EvidencePolicy } from '../evidence/index.js';
 import type { LayerNotes } from './audit.js';
@@ -136,7 +137,7 @@ export function finalize(envelope: Envelope, notes: LayerNotes, digestIsFresh: b
   // it), so the envelope is validated and returned as is, without two copies.
   if (digestIsFresh && envelope.result_digest !== undefined && lastKey(envelope) === 'result_digest') {
     const checked = validate(envelope, { checkDigest: false });
-    if (checked.valid) return { envelope, findings: checked.findings, replaced: false };
+    if (checked.valid) return { envelope: rememberValid(envelope), findings: checked.findings, replaced: false };
   }
   const { result_digest: builderDigest, ...rest } = envelope;
   let fresh: string | undefined = digestIsFresh ? builderDigest : undefined;
@@ -151,7 +152,7 @@ export function finalize(envelope: Envelope, notes: LayerNotes, digestIsFresh: b
   // The digest was just computed from this data, so validate() need not recompute it.
   const result = validate(rest);
   findings = [...findings, ...result.findings];
-  if (result.valid && fresh !== undefined) return { envelope: { ...rest, result_digest: fresh }, findings, replaced: false };
+  if (result.valid && fresh !== undefined) return { envelope: rememberValid({ ...rest, result_digest: fresh }), findings, replaced: false };
   notes.contract.push(`envelope replaced: ${findings.filter((f) => f.severity === 'error').map((f) => `${f.rule} at ${f.pointer || '(root)'}`).join('; ')}`);
   const se = envelope.side_effect;
   const keepEffect = se.occurred && typeof se.external_id === 'string'

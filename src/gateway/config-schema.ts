@@ -2,6 +2,7 @@
  * JSON Schema (draft 2020-12) of the gateway configuration file. Ajv checks a parsed YAML/JSON
  * document against it before the gateway starts; every error names the path in the file.
  */
+import { authConfigSchema } from './auth/auth-config.js';
 
 const toolPolicy = {
   type: 'object',
@@ -89,5 +90,6 @@ export const gatewayConfigSchema = {
     },
     principal: { type: 'string', minLength: 1, description: 'Principal of every client session (stdio and HTTP): handles and idempotency keys then carry over from one session to the next, e.g. after a restart. Default: a fresh principal per session.' },
     handle_ttl_seconds: { type: 'integer', minimum: 1 },
+    auth: authConfigSchema,
   },
 } as const;

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument } from 'yaml';
 import { createAjv2020, parsePointer, TrcError } from '../contract/index.js';
 import { gatewayConfigSchema } from './config-schema.js';
+import type { AuthConfig } from './auth/auth-config.js';
 
 /** Per-tool policy (SPEC T4, T6, W2, Z). Every field is optional; unset means "use defaults". */
 export interface ToolPolicy {
@@ -54,6 +55,8 @@ export interface GatewayConfig {
   readonly store_sync?: 'full' | 'normal';
   readonly principal?: string;
   readonly handle_ttl_seconds?: number;
+  /** The HTTP gateway as an OAuth 2.1 resource server (principal from each request's token). */
+  readonly auth?: AuthConfig;
 }
 
 /** One problem in a configuration file. */
@@ -110,6 +113,15 @@ function semanticProblems(config: GatewayConfig): ConfigProblem[] {
       else if ((process.env[tokenEnv] ?? '') === '') problems.push({ pointer, line: null, message: `environment variable ${tokenEnv} is not set` });
     }
   });
+  if (config.auth !== undefined) {
+    // Tokens and the metadata that says where to get them travel in clear over plain HTTP.
+    for (const field of ['issuer', 'resource'] as const) {
+      const url = new URL(config.auth[field]);
+      const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) problems.push({ pointer: `/auth/${field}`, line: null, message: `${field} must be an https URL (http only on loopback)` });
+      if (url.hash !== '') problems.push({ pointer: `/auth/${field}`, line: null, message: `${field} must not have a fragment` });
+    }
+  }
   return problems;
 }
 

@@ -5,8 +5,10 @@
  *
  * Before any MCP handling, every request passes the checks the MCP transport spec asks for
  * against DNS rebinding (a loopback-bound gateway answers only loopback `Host` names, and a
- * browser `Origin` must be loopback or explicitly allowed) and, when a token is configured, a
- * bearer-token check. A gateway bound to a non-loopback interface must have a token.
+ * browser `Origin` must be loopback or explicitly allowed) and then authentication: the shared
+ * token (simple mode), or — with the config's `auth` section — an OAuth 2.1 access token whose
+ * issuer + subject (+ tenant) becomes the session's principal (`auth/resource-server.ts`). A
+ * gateway bound to a non-loopback interface must have one of them.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -18,6 +20,7 @@ import type { GatewayOptions } from './session-state.js';
 import { WindowEventStore } from './event-store.js';
 import { isModernRequest, modernEndpoint } from './modern-endpoint.js';
 import { sendWebResponse, toWebRequest } from './web-http.js';
+import { isRefusal, resourceServer, type Identity, type Refusal, type ResourceServer } from './auth/resource-server.js';
 
 /** A running HTTP gateway. */
 export interface HttpGateway {
@@ -45,6 +48,8 @@ export interface HttpListen {
   readonly idleTimeoutMs?: number;
   /** New sessions beyond this many live ones are refused with 503 (default 64). */
   readonly maxSessions?: number;
+  /** How the OAuth resource server fetches the issuer's metadata and JWKS (default: global `fetch`). */
+  readonly fetch?: typeof fetch;
 }
 
 /** Defaults of {@link HttpListen}. */
@@ -57,6 +62,8 @@ export const SSE_RETRY_MS = 1000;
 interface Entry {
   readonly transport: StreamableHTTPServerTransport;
   readonly session: GatewaySession;
+  /** The principal the session was created for: every request on it must authenticate as it. */
+  readonly principal: string;
   /** Requests (and SSE streams) of this session not yet finished. */
   open: number;
   lastSeen: number;
@@ -75,9 +82,13 @@ const hostOf = (header: string): string => (header.startsWith('[') ? header.slic
 export async function serveHttp(options: GatewayOptions, listen: HttpListen): Promise<HttpGateway> {
   const bindHost = listen.host ?? '127.0.0.1';
   const loopbackBound = isLoopbackName(bindHost);
-  if (!loopbackBound && (listen.token === undefined || listen.token === '')) {
-    throw new TrcError('GATEWAY_HTTP_NEEDS_TOKEN', `refusing to serve on "${bindHost}" without a token: tool results and handles would be open to the network (set TRC_GATEWAY_TOKEN)`);
+  const auth = options.config.auth;
+  const hasToken = listen.token !== undefined && listen.token !== '';
+  if (auth !== undefined && hasToken) throw new TrcError('GATEWAY_HTTP_AUTH_CONFLICT', 'both a shared token (TRC_GATEWAY_TOKEN) and OAuth ("auth") are configured: choose one');
+  if (!loopbackBound && !hasToken && auth === undefined) {
+    throw new TrcError('GATEWAY_HTTP_NEEDS_TOKEN', `refusing to serve on "${bindHost}" without authentication: tool results and handles would be open to the network (set TRC_GATEWAY_TOKEN, or configure OAuth: "auth" / TRC_OAUTH_ISSUER)`);
   }
+  const door: ResourceServer | null = auth === undefined ? null : resourceServer(auth, '/mcp', listen.fetch === undefined ? {} : { fetch: listen.fetch });
   const expected = listen.token === undefined ? null : Buffer.from(`Bearer ${listen.token}`);
   const allowedOrigins = new Set(listen.allowedOrigins ?? []);
   /** Null when the request may go on, else why not (status and message). */
@@ -103,10 +114,11 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
   const entries = new Map<string, Entry>();
   const pending = new Set<Promise<GatewaySession>>();
   let closing = false;
-  const modern = modernEndpoint(options);
   const sessions = new Map<string, GatewaySession>();
   const idleMs = listen.idleTimeoutMs ?? HTTP_DEFAULTS.idleTimeoutMs;
   const maxSessions = listen.maxSessions ?? HTTP_DEFAULTS.maxSessions;
+  // Stateless principals' inner sessions are capped alike (the least recently used idle one closes).
+  const modern = modernEndpoint(options, { maxPrincipals: maxSessions });
   // Requests (including an open SSE stream) keep a session busy; the sweep closes idle ones.
   const track = (entry: Entry, res: ServerResponse): void => {
     entry.open++;
@@ -131,12 +143,27 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
       return rpcError(res, refused[0], refused[1]);
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (door?.metadataPaths.has(url.pathname) === true) return metadata(req, res, door);
     if (url.pathname !== '/mcp') return reply(res, 404, 'not found: the MCP endpoint is /mcp');
+    let identity: Identity | null = null;
+    if (door !== null) {
+      const who = await door.authenticate(req.headers.authorization);
+      if (isRefusal(who)) return refusal(res, who);
+      identity = who;
+    }
     const sid = req.headers['mcp-session-id'];
-    const known = typeof sid === 'string' ? entries.get(sid) : undefined;
+    const found = typeof sid === 'string' ? entries.get(sid) : undefined;
+    // A session answers only the principal it was created for: another user's token with a
+    // stolen session id finds no session, exactly like an unknown id.
+    const known = found !== undefined && (identity === null || identity.principal === found.principal) ? found : undefined;
     if (known !== undefined) {
       track(known, res);
-      return known.transport.handleRequest(req, res);
+      if (identity === null || req.method !== 'POST') return known.transport.handleRequest(req, res);
+      const parsed = await readJson(req);
+      if (parsed === undefined) return rpcError(res, 400, 'Parse error: the body is not JSON (or larger than 4 MiB)', -32700);
+      const denied = await scopeRefusal(door, identity, parsed, (name) => known.session.toolRules(name));
+      if (denied !== null) return refusal(res, denied);
+      return known.transport.handleRequest(req, res, parsed);
     }
     if (typeof sid === 'string') return rpcError(res, 404, 'Session not found');
     if (req.method !== 'POST') return rpcError(res, 400, 'Bad Request: no valid session id');
@@ -144,7 +171,12 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     // No session id: a 2026-07-28 request (stateless, its own envelope) or a 2025 initialize.
     if (body !== undefined) {
       const webRequest = toWebRequest(req, req.socket.localPort ?? listen.port);
-      if (await isModernRequest(webRequest, body)) return sendWebResponse(res, await modern.fetch(webRequest, body));
+      if (await isModernRequest(webRequest, body)) {
+        // Stateless: the principal comes from this request's token, every time.
+        const denied = identity === null ? null : await scopeRefusal(door, identity, body, async (name) => (await modern.session(identity.principal)).toolRules(name));
+        if (denied !== null) return refusal(res, denied);
+        return sendWebResponse(res, await modern.fetch(webRequest, body, identity?.principal));
+      }
     }
     if (body === undefined || !isInitializeRequest(body)) return rpcError(res, 400, 'Bad Request: no valid session id');
     if (entries.size >= maxSessions) return rpcError(res, 503, `Service Unavailable: ${maxSessions} sessions are open (each runs its own upstream processes); close one or raise --max-sessions`);
@@ -153,11 +185,11 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id, eventStore: new WindowEventStore(), retryInterval: SSE_RETRY_MS });
     if (closing) return rpcError(res, 503, 'Service Unavailable: the gateway is shutting down');
     // A session still starting when the gateway closes is closed by close(), which waits for it.
-    const starting = startSession(options, transport, { sessionId: id, transport: 'http' });
+    const starting = startSession(options, transport, { sessionId: id, transport: 'http', ...(identity === null ? {} : { principal: identity.principal }) });
     pending.add(starting);
     const session = await starting.finally(() => pending.delete(starting));
     if (closing) return rpcError(res, 503, 'Service Unavailable: the gateway is shutting down');
-    const entry: Entry = { transport, session, open: 0, lastSeen: Date.now() };
+    const entry: Entry = { transport, session, principal: session.principal, open: 0, lastSeen: Date.now() };
     entries.set(id, entry);
     track(entry, res);
     sessions.set(id, session);
@@ -199,8 +231,39 @@ function reply(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': 'text/plain' }).end(text);
 }
 
-function rpcError(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+function rpcError(res: ServerResponse, status: number, message: string, code = -32000): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+function refusal(res: ServerResponse, refused: Refusal): void {
+  for (const [name, value] of Object.entries(refused.headers)) res.setHeader(name, value);
+  rpcError(res, refused.status, refused.message);
+}
+
+/** The protected resource metadata (RFC 9728), readable by anyone: it is how a client finds the authorization server. */
+function metadata(req: IncomingMessage, res: ServerResponse, door: ResourceServer): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('method not allowed');
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=300' }).end(req.method === 'HEAD' ? undefined : JSON.stringify(door.metadata));
+}
+
+/**
+ * The 403 for the first `tools/call` in `body` (one message or a batch) whose tool needs a scope
+ * the caller lacks, else null. The tool's effect comes from the rules its call would run with.
+ */
+async function scopeRefusal(door: ResourceServer | null, identity: Identity, body: unknown, rulesOf: (name: string) => Promise<{ readonly effect: 'read' | 'write' } | null>): Promise<Refusal | null> {
+  if (door === null) return null;
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const m = message as { method?: unknown; params?: { name?: unknown } } | null;
+    if (m === null || typeof m !== 'object' || m.method !== 'tools/call' || typeof m.params?.name !== 'string') continue;
+    const rules = await rulesOf(m.params.name);
+    // An unknown tool is the session's to answer (-32602), as without authorization.
+    const denied = rules === null ? null : door.authorizeTool(identity, { name: m.params.name, effect: rules.effect });
+    if (denied !== null) return denied;
+  }
+  return null;
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {

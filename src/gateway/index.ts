@@ -8,6 +8,12 @@
 export { parseGatewayConfig, loadGatewayConfig, checkGatewayConfig } from './config.js';
 export type { GatewayConfig, UpstreamConfig, ToolPolicy, ConfigProblem } from './config.js';
 export { gatewayConfigSchema } from './config-schema.js';
+export { authConfigSchema, ASYMMETRIC_ALGORITHMS, AUTH_DEFAULTS } from './auth/auth-config.js';
+export type { AuthConfig } from './auth/auth-config.js';
+export { principalFromClaims } from './auth/principal-from-claims.js';
+export type { ClaimsIdentity } from './auth/principal-from-claims.js';
+export { resourceServer, isRefusal } from './auth/resource-server.js';
+export type { Identity, Refusal, ResourceServer } from './auth/resource-server.js';
 export { toolRulesFor, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS } from './tool-rules.js';
 export { startSession } from './session.js';
 export type { GatewaySession } from './session.js';

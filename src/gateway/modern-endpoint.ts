@@ -7,20 +7,26 @@
  * whatever each upstream speaks. So every tool call still runs the executor's pipeline, and
  * nothing of the contract is implemented twice.
  *
- * The principal of stateless traffic comes from authentication, never from a session id:
- * the configured `principal`, else one local principal — the gateway serves stateless
- * requests only to a token holder or on loopback (the HTTP door checks both before this).
+ * The principal of stateless traffic comes from authentication on every request, never from a
+ * session id: the OAuth door's (one inner session per principal), else the configured
+ * `principal`, else one local principal — the gateway serves stateless requests only to a
+ * token holder or on loopback (the HTTP door checks both before this).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ResultSchema, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { ProtocolError, Server as ModernServer, createMcpHandler, isLegacyRequest, type McpHttpHandler, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, Server as ModernServer, createMcpHandler, isLegacyRequest, type McpHttpHandler, type McpRequestContext, type ServerContext } from '@modelcontextprotocol/server';
 import { relayError, RelayedRpcError } from './forward.js';
 import { startSession, type GatewaySession } from './session.js';
 import type { GatewayOptions } from './session-state.js';
 
 /** The principal of stateless (2026-07-28) requests when the config names none. */
 export const LOCAL_PRINCIPAL = 'local';
+
+/** Inner sessions kept open at once by default, one per principal; beyond it the least recently used idle one closes. */
+const MAX_PRINCIPALS = 64;
+/** Key of the principal in the `authInfo.extra` the door hands the SDK's handler. */
+const PRINCIPAL_KEY = 'dev.tool-result-contract/principal';
 
 /** Requests the gateway serves to 2026-07-28 clients, each relayed to the inner session. */
 const METHODS = [
@@ -34,10 +40,24 @@ const METHODS = [
   'completion/complete',
 ] as const;
 
+/** The capability each relayed method belongs to. */
+const CAPABILITY_OF: Record<(typeof METHODS)[number], string> = {
+  'tools/list': 'tools',
+  'tools/call': 'tools',
+  'resources/list': 'resources',
+  'resources/templates/list': 'resources',
+  'resources/read': 'resources',
+  'prompts/list': 'prompts',
+  'prompts/get': 'prompts',
+  'completion/complete': 'completions',
+};
+
 /** The 2026-07-28 side of the HTTP gateway. */
 export interface ModernEndpoint {
-  /** Serve one request the SDK classifies as 2026-07-28 traffic. */
-  fetch(request: Request, parsedBody: unknown): Promise<Response>;
+  /** Serve one request the SDK classifies as 2026-07-28 traffic, for `principal` (the authenticated one; default the configured or local principal). */
+  fetch(request: Request, parsedBody: unknown, principal?: string): Promise<Response>;
+  /** The inner gateway session serving `principal` (opened if needed), e.g. for the door's scope check. */
+  session(principal?: string): Promise<GatewaySession>;
   close(): Promise<void>;
 }
 
@@ -58,16 +78,26 @@ interface Inner {
 }
 
 /**
- * The 2026-07-28 endpoint for `options` (one inner session, opened on the first request).
+ * The 2026-07-28 endpoint for `options` (one inner session per principal, opened on its first request).
  * @example const modern = modernEndpoint(options); const res = await modern.fetch(request, body);
  */
-export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
-  const principal = options.principal ?? options.config.principal ?? LOCAL_PRINCIPAL;
-  let inner: Promise<Inner> | null = null;
-  const open = (): Promise<Inner> => {
-    inner ??= (async () => {
+export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPrincipals?: number } = {}): ModernEndpoint {
+  const maxPrincipals = limits.maxPrincipals ?? MAX_PRINCIPALS;
+  const fallback = options.principal ?? options.config.principal ?? LOCAL_PRINCIPAL;
+  // One inner session per principal (an authenticated gateway has many), least recently used first.
+  const inners = new Map<string, Promise<Inner>>();
+  // The started ones, to see synchronously which are idle.
+  const started = new Map<Promise<Inner>, Inner>();
+  const open = (principal: string): Promise<Inner> => {
+    const known = inners.get(principal);
+    if (known !== undefined) {
+      inners.delete(principal);
+      inners.set(principal, known);
+      return known;
+    }
+    const inner = (async () => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      const session = await startSession({ ...options, principal }, serverSide, { transport: 'http' });
+      const session = await startSession(options, serverSide, { transport: 'http', principal });
       const client = new Client({ name: 'trc-gateway-2026', version: '0.1.0' }, { capabilities: {} });
       const inflight: ServerContext[] = [];
       // Progress comes back under the token the modern client chose (the inner session relays it
@@ -79,23 +109,45 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
         await target?.mcpReq.notify({ method: n.method, params } as never).catch(() => undefined);
       };
       await client.connect(clientSide);
-      void session.done.then(() => (inner = null));
+      void session.done.then(() => {
+        if (inners.get(principal) === inner) inners.delete(principal);
+      });
       return { client, session, inflight };
-    })().catch((error: unknown) => {
-      inner = null;
-      throw error;
-    });
+    })();
+    inner.then(
+      (ready) => {
+        started.set(inner, ready);
+        void ready.session.done.then(() => started.delete(inner));
+      },
+      () => {
+        if (inners.get(principal) === inner) inners.delete(principal);
+      },
+    );
+    inners.set(principal, inner);
+    if (inners.size > maxPrincipals) {
+      // The least recently used idle principal's inner session closes (with its upstreams); it
+      // reopens on its next request. None idle: the cap is exceeded until one is.
+      for (const [name, candidate] of inners) {
+        if (started.get(candidate)?.inflight.length !== 0) continue;
+        inners.delete(name);
+        void closeInner(candidate);
+        break;
+      }
+    }
     return inner;
   };
 
-  const factory = async (): Promise<ModernServer> => {
-    const { client, inflight } = await open();
+  const factory = async (ctx: McpRequestContext): Promise<ModernServer> => {
+    const principal = ctx.authInfo?.extra?.[PRINCIPAL_KEY];
+    const { client, inflight } = await open(typeof principal === 'string' ? principal : fallback);
     const instructions = client.getInstructions();
+    const capabilities = modernCapabilities(client.getServerCapabilities() ?? {});
     const server = new ModernServer(client.getServerVersion() ?? { name: 'trc-gateway', version: '0.1.0' }, {
-      capabilities: modernCapabilities(client.getServerCapabilities() ?? {}),
+      capabilities,
       ...(instructions === undefined ? {} : { instructions }),
     });
-    for (const method of METHODS) {
+    // The SDK refuses a handler for a capability the server does not advertise.
+    for (const method of METHODS.filter((m) => capabilities[CAPABILITY_OF[m]] !== undefined)) {
       server.setRequestHandler(method, (async (request: { params?: Record<string, unknown> }, ctx: ServerContext) => {
         inflight.push(ctx);
         try {
@@ -116,18 +168,24 @@ export function modernEndpoint(options: GatewayOptions): ModernEndpoint {
   const handler: McpHttpHandler = createMcpHandler(factory, { legacy: 'reject' });
 
   return {
-    fetch: (request, parsedBody) => handler.fetch(request, { parsedBody }),
+    fetch: (request, parsedBody, principal) =>
+      handler.fetch(request, { parsedBody, ...(principal === undefined ? {} : { authInfo: { token: '', clientId: principal, scopes: [], extra: { [PRINCIPAL_KEY]: principal } } }) }),
+    async session(principal) {
+      return (await open(principal ?? fallback)).session;
+    },
     async close() {
       await handler.close();
-      const current = inner;
-      inner = null;
-      if (current !== null) {
-        const { client, session } = await current.catch(() => ({ client: null, session: null }));
-        await client?.close().catch(() => undefined);
-        await session?.close();
-      }
+      const all = [...inners.values()];
+      inners.clear();
+      await Promise.all(all.map(closeInner));
     },
   };
+}
+
+async function closeInner(inner: Promise<Inner>): Promise<void> {
+  const { client, session } = await inner.catch(() => ({ client: null, session: null }));
+  await client?.close().catch(() => undefined);
+  await session?.close();
 }
 
 /**
@@ -138,7 +196,8 @@ function modernCapabilities(caps: ServerCapabilities): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (caps.tools !== undefined) out['tools'] = {};
   if (caps.prompts !== undefined) out['prompts'] = {};
-  if (caps.resources !== undefined) out['resources'] = {};
+  // Always: the gateway serves its own stored results (`trc://resource/…` handles) with resources/read.
+  out['resources'] = {};
   if (caps.completions !== undefined) out['completions'] = {};
   return out;
 }

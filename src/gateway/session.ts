@@ -38,14 +38,16 @@ import { namespacedUri, namespaceItems, upstreamUri } from './routing.js';
 import { track, type GatewayOptions, type SessionState } from './session-state.js';
 import { connectAll, refreshToolRoutes, vetListed } from './session-upstreams.js';
 import { CALL_SCOPED_NOTIFICATIONS, relatedRequestOf, type RequestId } from './related-requests.js';
-import { callTool } from './tool-call.js';
+import { callTool, toolRulesOf } from './tool-call.js';
 import { startTask, taskHandlers, TASKS_CAPABILITY } from './tasks.js';
-import { HANDLE_ERROR_CODES, RESOURCE_URI_PREFIX, flushAudit, openResource, vetInstructions } from '../executor/index.js';
+import { HANDLE_ERROR_CODES, RESOURCE_URI_PREFIX, flushAudit, openResource, vetInstructions, type ToolRules } from '../executor/index.js';
 import type { UpstreamConnection } from './upstream.js';
 
 /** A running session. */
 export interface GatewaySession {
   readonly principal: string;
+  /** The rules a call of the exposed tool `name` would run with (null: no such tool), e.g. for the HTTP door's scope check. */
+  toolRules(name: string): Promise<ToolRules | null>;
   readonly sessionId: string;
   readonly server: Server;
   /** Resolves when the client side closed and every upstream of the session was shut down. */
@@ -75,12 +77,13 @@ const METHOD_NOT_FOUND = -32601;
  * Serve one client on `transport`.
  * @example const session = await startSession({ config, store }, new StdioServerTransport());
  */
-export async function startSession(options: GatewayOptions, transport: Transport, input: { sessionId?: string; transport?: 'stdio' | 'http' } = {}): Promise<GatewaySession> {
+export async function startSession(options: GatewayOptions, transport: Transport, input: { sessionId?: string; transport?: 'stdio' | 'http'; principal?: string } = {}): Promise<GatewaySession> {
   const sessionId = input.sessionId ?? randomUUID();
   const server = new Server({ name: 'trc-gateway', version: '0.1.0' }, { capabilities: ALL_CAPABILITIES });
   const state: SessionState = {
     options,
-    principal: options.principal ?? options.config.principal ?? `session:${sessionId}`,
+    // An authenticated principal (the HTTP door's, from the bearer token) comes first.
+    principal: input.principal ?? options.principal ?? options.config.principal ?? `session:${sessionId}`,
     sessionId,
     transport: input.transport ?? 'stdio',
     upstreams: [],
@@ -266,6 +269,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
     principal: state.principal,
     sessionId,
     server,
+    toolRules: (name) => toolRulesOf(state, name),
     done,
     async close() {
       await server.close().catch(() => undefined);

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ENVELOPE_META_KEY, createExecutor, idempotencyKey, writeBehindAuditSink, type Executor, type McpListing } from '../executor/index.js';
+import { ENVELOPE_META_KEY, createExecutor, idempotencyKey, writeBehindAuditSink, type Executor, type McpListing, type ToolRules } from '../executor/index.js';
 import { toMcpResult } from '../adapters/mcp/index.js';
 import { RelayedRpcError, type ForwardExtra } from './forward.js';
 import { upstreamInvoker } from './mcp-invoker.js';
@@ -59,8 +59,7 @@ export async function callTool(
   const route = await resolveTool(state, params.name);
   if (route === null) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
   const { upstream, name: upstreamTool, tool } = route;
-  const listing: McpListing | undefined = tool === undefined ? undefined : (tool as McpListing);
-  const compiled = toolRulesFor(state.options.config, upstream.config, params.name, upstreamTool, listing, CONFIRM_META_KEY);
+  const compiled = compiledRules(state, route, params.name);
   const hold = await holdOf(state, upstream, tool);
   const rules = hold === null ? compiled : { ...compiled, hold };
   const meta = params._meta ?? {};
@@ -81,6 +80,8 @@ export async function callTool(
   const live = upstream.closed ? ((await reconnectUpstream(state, upstream).catch(() => null)) ?? upstream) : upstream;
   const invoker = upstreamInvoker(state, live, rules, { upstreamTool, listing: tool, meta: (k) => forwardedMeta(meta, k), extra, ...(options.taskId === undefined ? {} : { taskId: options.taskId }) });
   const confirm = meta[CONFIRM_META_KEY];
+  // With an output schema the client validates structured content: never error details there.
+  const structured = tool?.outputSchema !== undefined ? 'always' : 'auto';
   const env = await executor.run(
     rules,
     invoker,
@@ -90,7 +91,8 @@ export async function callTool(
       signal: cancel.signal,
       run,
       ...(typeof confirm === 'string' ? { confirmation: confirm } : {}),
-      edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, run: run.id, upstream: upstream.config.name, upstream_tool: upstreamTool, effect_source: rules.effectSource },
+      // `structured`: how the result below is rendered, so the inspector can show what the client got.
+      edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, run: run.id, upstream: upstream.config.name, upstream_tool: upstreamTool, effect_source: rules.effectSource, structured },
       // The MCP client's trace context (W3C, in `_meta`), linked from the call's span.
       ...(typeof meta['traceparent'] === 'string' ? { traceLinks: [meta] } : {}),
     },
@@ -101,10 +103,26 @@ export async function callTool(
     // A protocol error from the upstream stays a JSON-RPC error (SPEC X1), in the pipeline's words.
     throw new RelayedRpcError(error.jsonrpc_code, error.message, { [ENVELOPE_META_KEY]: env });
   }
-  // With an output schema the client validates structured content: never error details there.
-  const result = toMcpResult(env, { structured: tool?.outputSchema !== undefined ? 'always' : 'auto' }) as CallToolResult;
+  const result = toMcpResult(env, { structured }) as CallToolResult;
   const held = confirmationMeta(run, env);
   return held === undefined ? result : { ...result, _meta: { ...result._meta, ...held } };
+}
+
+type ToolRoute = NonNullable<Awaited<ReturnType<typeof resolveTool>>>;
+
+/** The rules of a routed tool, from the config and (for a trusted upstream) its listing. */
+function compiledRules(state: SessionState, route: ToolRoute, exposed: string): ToolRules {
+  const listing: McpListing | undefined = route.tool === undefined ? undefined : (route.tool as McpListing);
+  return toolRulesFor(state.options.config, route.upstream.config, exposed, route.name, listing, CONFIRM_META_KEY);
+}
+
+/**
+ * The rules a call of the exposed tool `name` would run with, null for an unknown tool: what the
+ * HTTP door's scope check reads (the tool's effect), compiled exactly as {@link callTool} does.
+ */
+export async function toolRulesOf(state: SessionState, name: string): Promise<ToolRules | null> {
+  const route = await resolveTool(state, name);
+  return route === null ? null : compiledRules(state, route, name);
 }
 
 /** The client's `_meta` as forwarded upstream: the gateway's own keys out, the idempotency key in. */

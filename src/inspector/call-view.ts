@@ -8,6 +8,7 @@
 import { validate, type Envelope, type ValidationResult } from '../contract/index.js';
 import { diagnose, renderModelText, type Diagnosis } from '../executor/index.js';
 import type { AuditRecord, Store } from '../store/index.js';
+import { modelSeen, type ModelSeen } from './model-seen.js';
 
 /** One line of the call list. */
 export interface CallSummary {
@@ -20,6 +21,12 @@ export interface CallSummary {
   readonly error_code: string | null;
   readonly warnings: number;
   readonly instructional: number;
+  /** The gateway session the call came through; null in process. */
+  readonly session: string | null;
+  /** The run the call belonged to (`executor.startRun()`, a gateway session's run). */
+  readonly run: string | null;
+  /** Where the call came in: `gateway`, `framework`; null in process. */
+  readonly edge: string | null;
 }
 
 /** The detail view of one call. */
@@ -30,6 +37,13 @@ export interface CallView {
   readonly validation: ValidationResult | null;
   /** The text the model read for this call; null when the record holds none. */
   readonly model_text: string | null;
+  /** What the model was given, as the call's edge rendered it (MCP blocks for the gateway). */
+  readonly model_seen: ModelSeen | null;
+  /**
+   * The arguments as recorded, secrets masked by the executor before it stored them; `preview`
+   * is the start of their JSON when they were too large to keep; null in records that predate it.
+   */
+  readonly args: { readonly value: unknown } | { readonly preview: string; readonly chars: number } | null;
   /** Where the call came in (`gateway`, `framework`), when not in process. */
   readonly edge: string | null;
   readonly untrusted: readonly { content_id: string; origin: string | null; instructional: boolean; families: readonly string[]; text: string }[];
@@ -39,8 +53,11 @@ interface DetailShape {
   envelope?: unknown;
   error_code?: string | null;
   warnings?: unknown;
-  edge?: { kind?: unknown; transport?: unknown; framework?: unknown };
+  call?: { args?: unknown; args_preview?: { chars?: unknown; text?: unknown }; run?: unknown };
+  edge?: { kind?: unknown; transport?: unknown; framework?: unknown; session?: unknown; run?: unknown; structured?: unknown };
 }
+
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 const detailOf = (r: AuditRecord): DetailShape => (typeof r.detail === 'object' && r.detail !== null ? (r.detail as DetailShape) : {});
 
@@ -73,7 +90,18 @@ export function summarize(r: AuditRecord): CallSummary {
     error_code: typeof d.error_code === 'string' ? d.error_code : typeof env?.error?.code === 'string' ? env.error.code : null,
     warnings,
     instructional: untrusted.filter((u) => u.instructional === true).length,
+    session: text(d.edge?.session),
+    run: text(d.call?.run) ?? text(d.edge?.run),
+    edge: text(d.edge?.kind),
   };
+}
+
+function argsOf(d: DetailShape): CallView['args'] {
+  const call = d.call;
+  if (typeof call !== 'object' || call === null) return null;
+  if ('args' in call) return { value: call.args };
+  const p = call.args_preview;
+  return typeof p?.text === 'string' && typeof p.chars === 'number' ? { preview: p.text, chars: p.chars } : null;
 }
 
 /**
@@ -84,7 +112,8 @@ export async function viewCall(store: Store, callId: string): Promise<CallView |
   const record = await store.getAudit(callId);
   if (record === null) return null;
   const env = envelopeOf(record);
-  const edge = detailOf(record).edge;
+  const detail = detailOf(record);
+  const edge = detail.edge;
   // The pipeline's presentation when it made one (user-only fields hidden by the tool's rules),
   // else the same model view every renderer computed from this very envelope.
   let modelText: string | null = null;
@@ -98,6 +127,8 @@ export async function viewCall(store: Store, callId: string): Promise<CallView |
     diagnosis: await diagnose(callId, store),
     validation: env === null ? null : validate(env),
     model_text: modelText,
+    model_seen: env === null ? null : modelSeen(env, edge),
+    args: argsOf(detail),
     edge: edge === undefined || typeof edge.kind !== 'string' ? null : [edge.kind, edge.transport ?? edge.framework].filter((x) => typeof x === 'string').join(' over '),
     untrusted: untrustedOf(env).map((u) => ({
       content_id: u.content_id,

@@ -6,3 +6,5 @@ export { startInspector } from './server.js';
 export type { Inspector, InspectorOptions } from './server.js';
 export { summarize, viewCall } from './call-view.js';
 export type { CallSummary, CallView } from './call-view.js';
+export { BOUNDARY_PLACEHOLDER } from './model-seen.js';
+export type { ModelSeen } from './model-seen.js';

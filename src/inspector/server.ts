@@ -9,6 +9,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { TrcError } from '../contract/index.js';
 import type { Store } from '../store/index.js';
+import { isProblem, matchesCall, parseCallFilter } from './call-filter.js';
+import { createCallTail, type CallTailOptions } from './call-tail.js';
 import { summarize, viewCall } from './call-view.js';
 import { inspectorPage } from './page.js';
 
@@ -21,6 +23,8 @@ export interface InspectorOptions {
   readonly host?: string;
   /** Access token (default: 128 random bits, hex). */
   readonly token?: string;
+  /** The live tail's poll and heartbeat intervals (`GET /api/events`). */
+  readonly tail?: CallTailOptions;
 }
 
 /** A running inspector. */
@@ -51,6 +55,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     return got.length === expected.length && timingSafeEqual(got, expected);
   };
 
+  const tail = createCallTail(options.store, options.tail);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const hostName = (req.headers.host ?? '').replace(/:\d+$/u, '');
     if (!LOOPBACK_HOSTS.has(hostName)) return sendJson(res, 403, { error: { code: 'FORBIDDEN_HOST', message: 'the inspector answers loopback host names only' } });
@@ -60,6 +65,10 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     if (!url.pathname.startsWith('/api/')) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no such page: ${url.pathname}` } });
     if (!authorized(req)) return sendJson(res, 401, { error: { code: 'UNAUTHORIZED', message: 'missing or wrong token: open the URL the inspector printed' } });
     if (url.pathname === '/api/calls') return listCalls(options.store, url, res);
+    if (url.pathname === '/api/events') {
+      const filter = parseCallFilter(url.searchParams);
+      return isProblem(filter) ? sendJson(res, 400, { error: filter }) : tail.serve(req, res, filter);
+    }
     const raw = /^\/api\/calls\/([^/]+)$/u.exec(url.pathname)?.[1];
     if (raw !== undefined) {
       const id = decodeSegment(raw);
@@ -89,8 +98,12 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     port,
     token,
     close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
+      // Streams end first, as responses (a client sees the end, not a reset connection).
+      tail.close();
+      setImmediate(() => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
     }),
   };
 }
@@ -106,23 +119,14 @@ function decodeSegment(segment: string): string | null {
 
 async function listCalls(store: Store, url: URL, res: ServerResponse): Promise<void> {
   const limitText = url.searchParams.get('limit');
-  const limit = limitText === null ? 500 : Number(limitText);
+  const limit = limitText === null || limitText.trim() === '' ? 500 : Number(limitText);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
     return sendJson(res, 400, { error: { code: 'BAD_QUERY', message: `limit must be an integer from 1 to ${MAX_LIMIT}`, pointer: '/limit' } });
   }
-  const since = url.searchParams.get('since');
-  if (since !== null && Number.isNaN(Date.parse(since))) {
-    return sendJson(res, 400, { error: { code: 'BAD_QUERY', message: 'since must be an RFC 3339 time', pointer: '/since' } });
-  }
-  const tool = url.searchParams.get('tool');
-  const status = url.searchParams.get('status');
-  const records = await store.listAudit({
-    limit,
-    newest: true,
-    ...(tool === null || tool === '' ? {} : { tool }),
-    ...(since === null ? {} : { since: new Date(Date.parse(since)).toISOString() }),
-  });
-  const calls = records.map(summarize).filter((c) => status === null || status === '' || c.status === status);
+  const filter = parseCallFilter(url.searchParams);
+  if (isProblem(filter)) return sendJson(res, 400, { error: filter });
+  const records = await store.listAudit({ limit, newest: true, ...filter.store });
+  const calls = records.map(summarize).filter((c) => matchesCall(filter, c));
   sendJson(res, 200, { calls, count: calls.length, limit });
 }
 

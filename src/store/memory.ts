@@ -235,9 +235,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       open();
       const limit = checkLimit(filter.limit);
       const sinceMs = filter.since === undefined ? undefined : timestampMs(filter.since, '/since');
+      const untilMs = filter.until === undefined ? undefined : timestampMs(filter.until, '/until');
       const rows = [...audit.values()]
         .map((row) => ({ ...row, parsed: decodeJson(row.record.toString('utf8')) as AuditRecord }))
-        .filter((row) => (filter.tool === undefined || row.parsed.tool === filter.tool) && (sinceMs === undefined || row.startedMs >= sinceMs))
+        .filter((row) => (filter.tool === undefined || row.parsed.tool === filter.tool) && (sinceMs === undefined || row.startedMs >= sinceMs) && (untilMs === undefined || row.startedMs < untilMs))
         .sort((a, b) => a.startedMs - b.startedMs || byText(a.parsed.startedAt, b.parsed.startedAt) || byText(a.parsed.callId, b.parsed.callId))
         .map((row) => row.parsed);
       if (filter.newest === true) rows.reverse();

@@ -92,7 +92,10 @@ export interface AuditEncoding {
 /** Filter for {@link Store.listAudit}. */
 export interface AuditFilter {
   readonly tool?: string;
+  /** Calls started at or after this RFC 3339 time. */
   readonly since?: string;
+  /** Calls started before this RFC 3339 time. */
+  readonly until?: string;
   readonly limit?: number;
   /** Newest first (and `limit` keeps the newest N); oldest first by default. */
   readonly newest?: boolean;

@@ -218,9 +218,10 @@ export function createRunAuthority(options: RunAuthorityOptions = {}): RunAuthor
         for (const t of taint) reasons.push({ code: 'T3.tainted-argument', message: describe(t), argument: t.argument, content_id: t.content_id, source: t.source, ...(t.call_id === undefined ? {} : { call_id: t.call_id }) });
         if (index.saturated && taint.length === 0) reasons.push({ code: 'T3.run-saturated', message: `run ${id} has seen more untrusted text than its taint index keeps, so no argument can be vouched for; start a new run` });
       }
+      // Digest and request id only for a held call: most calls are allowed, and both cost a hash.
+      if (reasons.length === 0) return { effect: 'allow', taint, confirmed: null };
       const digest = argsDigest(call.args);
       const requestId = requestIdOf(call.principal.id, call.tool, digest);
-      if (reasons.length === 0) return { effect: 'allow', taint, confirmed: null };
       const request: ConfirmationRequest = { request_id: requestId, run_id: id, principal: call.principal.id, tool: call.tool, args_digest: digest, reasons, tainted: needsCleanArguments(call) ? taint : [] };
       // An approval counts once, for this very principal, tool and arguments.
       const viaToken = token !== undefined && token === tokenOf(request) && !usedTokens.has(token);

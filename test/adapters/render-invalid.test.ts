@@ -39,3 +39,19 @@ describe('renderers and invalid envelopes', () => {
     expect(codeOf(() => render(structuredClone(shipped)))).toBeUndefined();
   });
 });
+
+describe('renderers and the pipeline\'s own envelopes', () => {
+  it('takes the envelope the executor returned as validated, and checks a copy of it anew', async () => {
+    const { createExecutor, defineTool } = await import('../../src/executor/index.js');
+    const { isKnownValid } = await import('../../src/contract/known-valid.js');
+    const { createMemoryStore } = await import('../../src/store/index.js');
+    const echo = defineTool({ name: 'echo', description: 'echo', effect: 'read', risk: 'low', timeoutMs: 1000, source: { type: 'api', id: 'echo' }, input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false }, run: async (args: { text: string }) => ({ data: { text: args.text } }) });
+    const env = await createExecutor({ tools: [echo], store: createMemoryStore() }).call({ call_id: 'c1', tool_name: 'echo', args: { text: 'hi' } }, { id: 'u1' });
+    expect(isKnownValid(env)).toBe(true);
+    const copy = { ...env };
+    expect(isKnownValid(copy)).toBe(false);
+    // A copy edited into breaking the contract is refused: being derived from a valid one does not count.
+    expect(codeOf(() => toMcpResult({ ...copy, status: 'done' } as unknown as Envelope))?.code).toBe(RENDER_INVALID_ENVELOPE);
+    expect(codeOf(() => toMcpResult(env))).toBeUndefined();
+  });
+});

@@ -57,6 +57,17 @@ describe('optional store drivers', () => {
     expect(r.code).toBe(STORE_ERROR_CODES.driverMissing);
     expect(r.message).toContain('npm install better-sqlite3');
   });
+
+  it('the CLI says how to add better-sqlite3 to a global or npx install (Node 20 has no node:sqlite), not a require stack', () => {
+    const bin = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
+    for (const command of [['gateway', '--store', join(dir, 'gw.sqlite'), '--', process.execPath, '-e', '0'], ['fit', '--store', join(dir, 'fit.sqlite'), '--max-tokens', '50']]) {
+      const r = spawnSync(process.execPath, ['--no-addons', '--import', 'tsx', bin, ...command], { encoding: 'utf8', input: '{"rows":[1,2,3]}', env: { ...process.env, TRC_SQLITE_DRIVER: 'better-sqlite3' }, timeout: 60_000 });
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toContain('npm install -g better-sqlite3@12');
+      expect(r.stderr).toContain('npx -y -p tool-result-contract -p better-sqlite3@12 tool-result-contract');
+      expect(r.stderr).not.toContain('Require stack');
+    }
+  });
 });
 
 if (nodeSqlite) {

@@ -372,6 +372,9 @@ export function runStoreSuite(name: string, options: StoreSuiteOptions): void {
         expect((await store.listAudit({ since: '2026-01-01T00:00:03.000Z' })).map((r) => r.callId)).toEqual(['c3', 'c4', 'c5']);
         expect((await store.listAudit({ limit: 2 })).map((r) => r.callId)).toEqual(['c0', 'c1']);
         expect((await store.listAudit({ tool: 'search', since: '2026-01-01T00:00:01.000Z', limit: 1 })).map((r) => r.callId)).toEqual(['c2']);
+        // until is exclusive: a window [since, until) splits a history without overlap.
+        expect((await store.listAudit({ until: '2026-01-01T00:00:03.000Z' })).map((r) => r.callId)).toEqual(['c0', 'c1', 'c2']);
+        expect((await store.listAudit({ since: '2026-01-01T00:00:01.000Z', until: '2026-01-01T00:00:03.000Z', newest: true })).map((r) => r.callId)).toEqual(['c2', 'c1']);
         expect(await store.listAudit({ limit: 0 })).toEqual([]);
         expect(await store.listAudit({ tool: 'none' })).toEqual([]);
       });
@@ -388,6 +391,7 @@ export function runStoreSuite(name: string, options: StoreSuiteOptions): void {
             fc.record({
               tool: fc.option(fc.constantFrom('a', 'b', 'x'), { nil: undefined }),
               since: fc.option(fc.integer({ min: 0, max: 21 }), { nil: undefined }),
+              until: fc.option(fc.integer({ min: 0, max: 21 }), { nil: undefined }),
               limit: fc.option(fc.nat(14), { nil: undefined }),
             }),
             async (specs, f) => {
@@ -397,11 +401,12 @@ export function runStoreSuite(name: string, options: StoreSuiteOptions): void {
               const filter = {
                 ...(f.tool === undefined ? {} : { tool: f.tool }),
                 ...(f.since === undefined ? {} : { since: new Date(1_767_225_600_000 + f.since).toISOString() }),
+                ...(f.until === undefined ? {} : { until: new Date(1_767_225_600_000 + f.until).toISOString() }),
                 ...(f.limit === undefined ? {} : { limit: f.limit }),
               };
               const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
               const expected = records
-                .filter((r) => (filter.tool === undefined || r.tool === filter.tool) && (filter.since === undefined || Date.parse(r.startedAt) >= Date.parse(filter.since)))
+                .filter((r) => (filter.tool === undefined || r.tool === filter.tool) && (filter.since === undefined || Date.parse(r.startedAt) >= Date.parse(filter.since)) && (filter.until === undefined || Date.parse(r.startedAt) < Date.parse(filter.until)))
                 .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt) || cmp(a.startedAt, b.startedAt) || cmp(a.callId, b.callId))
                 .slice(0, filter.limit ?? Infinity);
               expect(await store.listAudit(filter)).toEqual(expected);
@@ -414,6 +419,7 @@ export function runStoreSuite(name: string, options: StoreSuiteOptions): void {
       it('refuses a malformed since, limit or start time with stable codes', async () => {
         const store = await fresh();
         await expectCode(store.listAudit({ since: 'yesterday' }), STORE_ERROR_CODES.badTimestamp);
+        await expectCode(store.listAudit({ until: 'tomorrow' }), STORE_ERROR_CODES.badTimestamp);
         await expectCode(store.listAudit({ limit: -1 }), STORE_ERROR_CODES.badFilter);
         await expectCode(store.listAudit({ limit: 1.5 }), STORE_ERROR_CODES.badFilter);
         await expectCode(store.appendAudit(record('c1', 'search', 'not a time')), STORE_ERROR_CODES.badTimestamp);

@@ -1,10 +1,12 @@
 /**
  * Renderers refuse an envelope that breaks the contract, with a stable code, instead of
  * sending the model (or an MCP client) something the contract never allowed. Envelopes the
- * pipeline made are valid by construction (its finalize stage validates them); this guards the
- * ones a caller builds or edits by hand. Each object is checked once.
+ * pipeline made are valid by construction (its finalize stage validates them and records the
+ * object it returns, which is not checked again); this guards the ones a caller builds or edits
+ * by hand. Each object is checked once.
  */
 import { TrcError, validate, type Envelope } from '../../contract/index.js';
+import { isKnownValid } from '../../contract/known-valid.js';
 
 const checked = new WeakSet<object>();
 
@@ -17,7 +19,7 @@ export const RENDER_INVALID_ENVELOPE = 'RENDER_INVALID_ENVELOPE';
  * @example assertRenderable(env); // then render it
  */
 export function assertRenderable(env: Envelope): void {
-  if (typeof env === 'object' && env !== null && checked.has(env)) return;
+  if (typeof env === 'object' && env !== null && (checked.has(env) || isKnownValid(env))) return;
   const { valid, findings } = validate(env);
   if (!valid) {
     const errors = findings.filter((f) => f.severity === 'error');

@@ -5,9 +5,11 @@ import { readFile, stat } from 'node:fs/promises';
 import { isTrcError } from '../../contract/index.js';
 import { MAX_CLIENT_MESSAGE_BYTES, coalesceWrites, flushAudit, lineTransport, loadGatewayConfig, openGatewayStore, serveHttp, startSession, startSweeper, upstreamFromCommand, type GatewayConfig } from '../../gateway/index.js';
 import { parseFlags } from '../flags.js';
+import { OAUTH_FLAG_OPTIONS, withOAuth } from '../oauth-options.js';
 import { describeListenError, parseHost } from '../host.js';
 import { InputError, InputTooLargeError, formatBytes, requireFile } from '../input.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
+import { whyStoreFailed } from '../store.js';
 
 /**
  * The longest JSON-RPC message (one line) a stdio client may send: 8 MiB. The MCP SDK's stdio
@@ -86,7 +88,16 @@ Options:
                   (one session and one set of upstream processes per MCP session)
   --host HOST     interface for --http (default 127.0.0.1): an IPv4 or IPv6 address
                   (::1 or [::1]) or a host name; anything but loopback needs
-                  TRC_GATEWAY_TOKEN
+                  TRC_GATEWAY_TOKEN or OAuth
+  --oauth-issuer URL    OAuth 2.1 authorization server whose JWT access tokens the
+                  HTTP gateway accepts (env TRC_OAUTH_ISSUER; config "auth.issuer")
+  --oauth-resource URL  this endpoint's public URL, e.g. https://mcp.example.com/mcp:
+                  the audience tokens must name (env TRC_OAUTH_RESOURCE)
+  --oauth-tenant-claim C  claim naming the tenant, part of the principal
+                  (env TRC_OAUTH_TENANT_CLAIM)
+  --oauth-scope S  scope every request needs (repeatable; env TRC_OAUTH_SCOPES,
+                  space-separated)
+  --oauth-write-scope S  scope a call of a write tool needs (env TRC_OAUTH_WRITE_SCOPE)
   --allow-origin O  a browser Origin allowed besides loopback ones (repeatable)
   --idle-timeout S  close an HTTP session (and its upstream processes) after S seconds
                   with no request in flight (default 1800)
@@ -108,10 +119,18 @@ Options:
   -h, --help      show this help
 
 HTTP security: the gateway answers only loopback Host names when bound to loopback and
-refuses browser Origins that are not loopback or --allow-origin (DNS rebinding). Set
-TRC_GATEWAY_TOKEN to require "Authorization: Bearer <token>" on every request (required
-with a non-loopback --host). The token is read from the environment, never from a flag,
-so it does not show in process lists.
+refuses browser Origins that are not loopback or --allow-origin (DNS rebinding). A
+non-loopback --host needs one of two ways to authenticate:
+  simple mode  TRC_GATEWAY_TOKEN: every request carries "Authorization: Bearer <token>"
+               (read from the environment, never a flag, so it does not show in process
+               lists); all clients are one principal.
+  OAuth        --oauth-issuer and --oauth-resource (or the config's "auth" section): the
+               gateway is an OAuth 2.1 resource server. It serves
+               /.well-known/oauth-protected-resource, checks each request's JWT access
+               token against the issuer's JWKS (issuer, audience, expiry), answers 401
+               with a WWW-Authenticate challenge naming that metadata, or 403
+               insufficient_scope, and binds handles, idempotency keys, audit records and
+               runs to the token's issuer + subject (+ tenant). See docs/gateway.md.
 
 Over stdio, one message (one line) from the client may hold up to ${formatBytes(MAX_STDIO_MESSAGE_BYTES)};
 a longer line ends the session with exit code 2.
@@ -140,7 +159,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const upstreamArgv = dash === -1 ? [] : argv.slice(dash + 1);
   const { values } = parseFlags({
     args: [...own],
-    options: { config: { type: 'string' }, trusted: { type: 'boolean' }, 'accept-tool-changes': { type: 'boolean' }, annotations: { type: 'string' }, 'on-tool-change': { type: 'string' }, http: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' }, name: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'idle-timeout': { type: 'string' }, 'max-sessions': { type: 'string' } },
+    options: { config: { type: 'string' }, trusted: { type: 'boolean' }, 'accept-tool-changes': { type: 'boolean' }, annotations: { type: 'string' }, 'on-tool-change': { type: 'string' }, http: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' }, name: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'idle-timeout': { type: 'string' }, 'max-sessions': { type: 'string' }, ...OAUTH_FLAG_OPTIONS },
     strict: true,
     allowPositionals: false,
   });
@@ -191,13 +210,14 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     return 2;
   }
   if ((config.upstreams ?? []).length === 0) throw new UsageError('no upstream: give one after "--" (trc gateway -- CMD ARGS) or in --config');
+  if (port === undefined && Object.keys(OAUTH_FLAG_OPTIONS).some((f) => values[f as keyof typeof OAUTH_FLAG_OPTIONS] !== undefined)) throw new UsageError('--oauth-* apply to --http only (over stdio the principal is local)');
+  config = withOAuth(config, values, io.env);
 
   let opened;
   try {
     opened = await openGatewayStore(io.cwd, [values.store, io.env['TRC_STORE'], config.store], config.store_sync, { env: io.env });
   } catch (cause) {
-    const why = (cause as { cause?: Error }).cause?.message ?? (cause as Error).message;
-    throw new InputError(`cannot open the store: ${why}`);
+    throw new InputError(`cannot open the store: ${whyStoreFailed(cause)}`);
   }
   const { store, path } = opened;
   const options = { config, store, ...(values['accept-tool-changes'] === true ? { acceptToolChanges: true } : {}), onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`) };

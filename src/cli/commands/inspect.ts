@@ -14,15 +14,25 @@ const HELP = `trc inspect — browse recorded tool calls in a web page
 Usage: trc inspect [--store PATH] [--port N] [--host H]
 
 Serves a read-only page over the audit store that "trc gateway", the executor and
-"trc demo" write: every call with its status, tool, duration and flags (error codes,
-instruction-like text found in results), and per call the four-layer diagnosis
-(as "trc diagnose"), a fresh contract validation of the recorded envelope, the
-untrusted texts with what the detector found, and the whole audit record.
+"trc demo" write: every call with its status, tool, principal, duration and flags
+(error codes, instruction-like text found in results), newest first, grouped by
+session, run or principal if asked; and per call its arguments (secrets masked
+before they were recorded), what the model saw (the model text, or for a gateway
+call the MCP result the client got, block for block), the untrusted texts with
+what the detector found, the four-layer diagnosis (as "trc diagnose"), a fresh
+contract validation of the recorded envelope and the whole audit record.
+
+New calls appear as they are recorded (a live tail over Server-Sent Events,
+GET /api/events). The filters (status, tool, principal, run, session, since,
+until, limit, grouping) and the open call live in the page's query string, so a
+reload, back and forward, or a shared link keep them: for example
+  http://127.0.0.1:PORT/?status=failed&group=session#token=…
 
 It binds to loopback only and prints a URL carrying a random access token in its
 fragment (#token=…): open that exact URL. Requests without the token, or with a
-non-loopback Host header, are refused. Records are shown as text, never as HTML.
-Stop with Ctrl-C.
+non-loopback Host header, are refused. Records are shown as text, never as HTML,
+under a Content-Security-Policy that runs only the page's own script.
+Stop with Ctrl-C (open live streams are ended first).
 
 Options:
   --store PATH   SQLite store (default $TRC_STORE, else trc.sqlite in the user

@@ -266,6 +266,10 @@ function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: n
         params.push(timestampMs(filter.since, '/since'));
         where.push(`started_ms >= $${params.length}`);
       }
+      if (filter.until !== undefined) {
+        params.push(timestampMs(filter.until, '/until'));
+        where.push(`started_ms < $${params.length}`);
+      }
       const dir = filter.newest === true ? ' DESC' : '';
       let sql = `SELECT record FROM ${s}.audit${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}
         ORDER BY started_ms${dir}, started_at COLLATE "C"${dir}, call_id COLLATE "C"${dir}`;

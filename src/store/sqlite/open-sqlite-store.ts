@@ -282,6 +282,10 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
         where.push('started_ms >= ?');
         params.push(timestampMs(filter.since, '/since'));
       }
+      if (filter.until !== undefined) {
+        where.push('started_ms < ?');
+        params.push(timestampMs(filter.until, '/until'));
+      }
       const dir = filter.newest === true ? ' DESC' : '';
       let sql = `SELECT record FROM audit${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY started_ms${dir}, started_at${dir}, call_id${dir}`;
       if (limit !== undefined) {

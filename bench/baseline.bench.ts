@@ -1,0 +1,151 @@
+/**
+ * Today against a baseline commit (default: the last commit before the one-pipeline change of
+ * issue 13, when the gateway and the wrappers had pipelines of their own): the same workloads
+ * on both builds, in alternating rounds of one run, so machine load hits them alike.
+ *
+ * - executor: calls/s of an in-process read tool returning ~1 KB (memory store);
+ * - gateway: `trc gateway` over stdio in front of the same echo server, `echo` declared a read,
+ *   after a warm-up of 2,000 calls: the gateway process's CPU µs per call (/proc/<pid>/stat,
+ *   every thread) and the client's ms per sequential call.
+ *
+ * The baseline is extracted with `git archive` into a temporary folder beside the clone's
+ * `node_modules` and compiled there (once; kept in the temp folder for the next run). A clone
+ * without that commit (shallow) prints why and skips. `TRC_BENCH_BASELINE=<commit>` picks
+ * another baseline. Needs git and a POSIX /proc (Linux).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ensureFreshDist, fmt, machineLine, median, reportTarget } from './harness.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BASELINE = process.env['TRC_BENCH_BASELINE'] ?? 'eed0ea5';
+
+function git(args: string[]): string {
+  return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+/** The baseline's compiled tree, built once per commit in the temp folder. */
+function baselineRoot(): string | null {
+  let sha: string;
+  try {
+    sha = git(['rev-parse', '--verify', `${BASELINE}^{commit}`]);
+  } catch {
+    return null;
+  }
+  const dir = join(tmpdir(), `trc-bench-baseline-${sha.slice(0, 12)}`);
+  if (existsSync(join(dir, 'dist/cli/bin.js'))) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  console.log(`building baseline ${sha.slice(0, 12)} in ${dir} …`);
+  execFileSync('sh', ['-c', `git archive ${sha} | tar -x -C '${dir}'`], { cwd: ROOT, stdio: 'inherit' });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
+  return dir;
+}
+
+// ---- executor: an in-process read tool, ~1 KB result --------------------------------------
+const items = Array.from({ length: 12 }, (_, i) => ({ sku: `sku_${i}`, name: `Item number ${i}`, qty: i + 1, price_cents: 1999 + i }));
+const order = { order_id: 'ord_1001', status: 'shipped', customer: 'cus_42', carrier: 'DHL Express', tracking: 'JD014600006281234567', note: 'Leave at the front desk if nobody answers the door.', items };
+
+type Call = (i: number) => Promise<unknown>;
+async function executorOf(root: string): Promise<Call> {
+  const ex = (await import(join(root, 'dist/executor/index.js'))) as Record<string, (...a: unknown[]) => unknown>;
+  const st = (await import(join(root, 'dist/store/index.js'))) as Record<string, (...a: unknown[]) => unknown>;
+  const tool = ex['defineTool']!({
+    name: 'order_get', description: 'Look up an order', effect: 'read', risk: 'low', timeoutMs: 1000,
+    source: { type: 'database', id: 'orders.primary' },
+    input: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false },
+    run: async ({ id }: { id: string }) => ({ data: { ...order, order_id: id } }),
+  });
+  const executor = ex['createExecutor']!({ tools: [tool], store: st['createMemoryStore']!() }) as { call: (c: unknown, p: unknown) => Promise<unknown> };
+  let seq = 0;
+  return (i) => executor.call({ call_id: `c${seq++}`, tool_name: 'order_get', args: { id: `o${i}` } }, { id: 'user_1' });
+}
+
+async function callsPerSecond(call: Call, n: number): Promise<number> {
+  const t = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) await call(i);
+  return n / (Number(process.hrtime.bigint() - t) / 1e9);
+}
+
+// ---- gateway: stdio, echo declared a read ----------------------------------------------------
+const scratch = mkdtempSync(join(tmpdir(), 'trc-bench-baseline-run-'));
+const config = join(scratch, 'read.yaml');
+writeFileSync(config, 'defaults:\n  effect: read\n');
+const echoServer = join(ROOT, 'test/gateway/fixtures/faulty-server.mjs');
+
+/** CPU µs (user + system, every thread) the process has used so far. */
+function cpuUs(pid: number): number {
+  const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+async function gatewayOf(root: string, tag: string): Promise<{ client: Client; pid: number }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(root, 'dist/cli/bin.js'), 'gateway', '--config', config, '--store', join(scratch, `${tag}.sqlite`), '--', process.execPath, echoServer],
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
+  return { client, pid: transport.pid as number };
+}
+
+async function gatewayRound(g: { client: Client; pid: number }, n: number): Promise<{ cpu: number; ms: number }> {
+  const c0 = cpuUs(g.pid);
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) {
+    const r = await g.client.callTool({ name: 'echo', arguments: { message: `hi ${i}` } });
+    if (r.isError === true) throw new Error(`echo failed through the gateway: ${JSON.stringify(r.content)}`);
+  }
+  return { cpu: (cpuUs(g.pid) - c0) / n, ms: Number(process.hrtime.bigint() - t0) / 1e6 / n };
+}
+
+const base = baselineRoot();
+if (base === null) {
+  console.log(`baseline ${BASELINE} is not in this clone (a shallow clone?): skipped. Fetch it, or set TRC_BENCH_BASELINE.`);
+  process.exit(0);
+}
+ensureFreshDist();
+console.log(machineLine());
+console.log(`baseline ${BASELINE} (${base}) vs this tree`);
+
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 8);
+const [execOld, execNew] = [await executorOf(base), await executorOf(ROOT)];
+await callsPerSecond(execOld, 2000);
+await callsPerSecond(execNew, 2000);
+const eo: number[] = [];
+const en: number[] = [];
+for (let r = 0; r < ROUNDS; r++) {
+  eo.push(await callsPerSecond(execOld, 2000));
+  en.push(await callsPerSecond(execNew, 2000));
+}
+const execRatio = median(en) / median(eo);
+console.log(`executor (in-process read, ~1 KB): baseline ${fmt(median(eo))} calls/s, today ${fmt(median(en))} calls/s → ${execRatio.toFixed(2)}×`);
+reportTarget({ area: 'baseline', measure: 'executor calls/s, today ÷ baseline', value: `${execRatio.toFixed(2)}×`, target: '≥ 1.00× (no slower)', met: execRatio >= 1 });
+
+const [gwOld, gwNew] = [await gatewayOf(base, 'baseline'), await gatewayOf(ROOT, 'today')];
+await gatewayRound(gwOld, 2000);
+await gatewayRound(gwNew, 2000);
+const go: { cpu: number; ms: number }[] = [];
+const gn: { cpu: number; ms: number }[] = [];
+const PER_ROUND = Number(process.env['BENCH_CALLS'] ?? 500);
+for (let r = 0; r < ROUNDS; r++) {
+  go.push(await gatewayRound(gwOld, PER_ROUND));
+  gn.push(await gatewayRound(gwNew, PER_ROUND));
+}
+await gwOld.client.close();
+await gwNew.client.close();
+rmSync(scratch, { recursive: true, force: true });
+const cpuOld = median(go.map((x) => x.cpu));
+const cpuNew = median(gn.map((x) => x.cpu));
+const msOld = median(go.map((x) => x.ms));
+const msNew = median(gn.map((x) => x.ms));
+console.log(`gateway (stdio, echo, warm): CPU per call baseline ${fmt(cpuOld)} µs, today ${fmt(cpuNew)} µs → ${(cpuNew / cpuOld).toFixed(2)}×; ms per sequential call baseline ${msOld.toFixed(2)}, today ${msNew.toFixed(2)} → ${(msNew / msOld).toFixed(2)}×`);
+reportTarget({ area: 'baseline', measure: 'gateway CPU µs/call, today ÷ baseline', value: `${(cpuNew / cpuOld).toFixed(2)}×`, target: '≤ 1.00× (no slower)', met: cpuNew <= cpuOld, note: '/proc ticks are 10 ms: ±2 % at 500 calls a round' });
+reportTarget({ area: 'baseline', measure: 'gateway ms/call, today ÷ baseline', value: `${(msNew / msOld).toFixed(2)}×`, target: '≤ 1.00× (no slower)', met: msNew <= msOld });
