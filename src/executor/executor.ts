@@ -21,6 +21,7 @@ import { defaultStages, type Policy, type Stages } from './stages.js';
 import type { Principal, ToolCall, ToolContext } from './types.js';
 import { TrcError } from '../contract/index.js';
 import { createRunAuthority, type RunAuthority, type RunAuthorityOptions } from '../trust/index.js';
+import { openPersistedRun, type OpenRunOptions } from './persisted-run.js';
 
 /** Any defined tool, whatever its argument and data types. */
 export type AnyTool = ToolDefinition<never, unknown>;
@@ -100,6 +101,13 @@ export interface Executor {
    * if (env.status === 'needs_input') run.pending(); // what to ask the user, with the source of each tainted argument
    */
   startRun(options?: RunAuthorityOptions): TaskRun;
+  /**
+   * Open the run `options.id` kept in the executor's store, creating it if new: its scope, the
+   * untrusted content its calls returned and its confirmations survive a restart and are shared
+   * with every process on the same store (each call reads what the others recorded first).
+   * @example const run = await executor.openRun({ id: `task-${taskId}`, scope: { tools: ['read_file', 'send_money'] } });
+   */
+  openRun(options: OpenRunOptions): Promise<TaskRun>;
 }
 
 /** One run (task, agent session) of an executor: see {@link Executor.startRun}. */
@@ -163,5 +171,6 @@ export function createExecutor(options: ExecutorOptions): Executor {
     reconcilePending: () => reconcilePending({ store: options.store, tools, invokers, now, states: ['in_flight', 'unknown'], lease }),
     flushAudit: () => audit.flush(),
     startRun: (runOptions) => createRunAuthority(runOptions),
+    openRun: (runOptions) => openPersistedRun(options.store, runOptions, () => new Date(now()).toISOString()),
   };
 }

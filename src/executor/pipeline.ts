@@ -5,7 +5,7 @@
  * finalize (digest + invariants) → ledger settle → state write-back → audit.
  * Every call gets exactly one envelope and one audit record, whatever happened.
  */
-import { failed, needsInput, type CallInput, type Envelope, type ErrorInfo, type Warning } from '../contract/index.js';
+import { failed, isTrcError, needsInput, type CallInput, type Envelope, type ErrorInfo, type Warning } from '../contract/index.js';
 import { applyStatePatch, argsDigest, idempotencyKey, settleWrite, type MemoryPolicy } from '../effects/index.js';
 import type { Store } from '../store/types.js';
 import { buildAuditEntry, newNotes, reconciledCallRecord, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
@@ -79,6 +79,17 @@ const CONTENT = ['visibility', 'budget', 'evidence', 'trust', 'present'] as cons
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/** Sync a run kept in the store (nothing to do for one in memory): the error when it could not. */
+async function runSynced(run: RunAuthority): Promise<{ code: string; message: string } | null> {
+  if (run.sync === undefined) return null;
+  try {
+    await run.sync();
+    return null;
+  } catch (error) {
+    return { code: isTrcError(error) ? error.code : 'RUN_NOT_STORED', message: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /**
@@ -187,7 +198,11 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     opts.lease?.stop();
     if (opts.reconciled !== undefined) await recordReconciledCall(deps, opts.reconciled, recorded, callInfo.call_id, isoAt(now()));
     // What the run saw (untrusted content, trusted facts) is what later calls are checked against.
-    options.run?.observe(out);
+    if (options.run !== undefined) {
+      options.run.observe(out);
+      const synced = await runSynced(options.run);
+      if (synced !== null) out = { ...out, warnings: [...out.warnings, { code: 'RUN_NOT_STORED', message: `what this call returned could not be recorded in run ${options.run.id}: ${synced.message}` }] };
+    }
     endCallSpan(span, out, detail.execution);
     // Masked by the visibility stage, and everything after derives from masked text.
     return deps.customDataStages ? out : markMasked(out);
@@ -237,7 +252,18 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
   lap?.('args');
   let policyPrincipal = principal;
   if (options.run !== undefined) {
-    const held = runHold(options.run, rules, c, principal, options.confirmation, notes);
+    // A stored run reads what other processes recorded first, and records its verdict (a use
+    // of an approval above all) before the call goes on; when it cannot, nothing runs.
+    const before = await runSynced(options.run);
+    const held = before === null ? runHold(options.run, rules, c, principal, options.confirmation, notes) : null;
+    const after = before === null ? await runSynced(options.run) : before;
+    if (held === null || (after !== null && !('envelope' in held))) {
+      const error = after ?? before;
+      const info: ErrorInfo = { category: error?.code === 'RUN_CONFIRMATION_USED' ? 'conflict' : 'internal', code: error?.code ?? 'RUN_NOT_STORED', message: `run ${options.run.id}: ${error?.message ?? 'not stored'}`, retryable: error?.code !== 'RUN_CONFIRMATION_USED', action: error?.code === 'RUN_CONFIRMATION_USED' ? 'ask_user' : 'retry_later', kind: 'execution' };
+      detail.execution.classification = info;
+      notes.call.push(`not run: ${info.code}: ${info.message}`);
+      return finish(failed({ call: callInfo, error: info, side_effect: noEffect }));
+    }
     if ('envelope' in held) {
       detail.call.authorization = 'confirm';
       detail.call.authorization_reason = held.message;

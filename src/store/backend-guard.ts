@@ -46,6 +46,8 @@ export function guardStore(store: Store): Store {
     listAudit: guard('listAudit', store.listAudit.bind(store)),
     getState: guard('getState', store.getState.bind(store)),
     putState: guard('putState', store.putState.bind(store)),
+    appendRunEvents: guard('appendRunEvents', store.appendRunEvents.bind(store)),
+    listRunEvents: guard('listRunEvents', store.listRunEvents.bind(store)),
     close: guard('close', store.close.bind(store)),
   };
 }

@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import type {
-  AuditEncoding, AuditFilter, AuditRecord, HandleRecord, LedgerBegin, LedgerEntry, LedgerLease, LedgerState, ResourceMeta, ResourceWriter, StateEntry, Store,
+  AuditEncoding, AuditFilter, AuditRecord, HandleRecord, LedgerBegin, LedgerEntry, LedgerLease, LedgerState, ResourceMeta, ResourceWriter, StateEntry, RunEventEntry, Store,
 } from './types.js';
 import { createChunkedWriter } from './chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from './errors.js';
@@ -77,6 +77,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   // under load). JSON.stringify escapes lone surrogates, so the text survives UTF-8 exactly.
   const audit = new Map<string, { record: Buffer; startedMs: number }>();
   const state = new Map<string, StateEntry>();
+  const runLogs = new Map<string, RunEventEntry[]>();
   let closed = false;
   let lastStartedAt: unknown;
   let lastStartedMs = 0;
@@ -290,6 +291,21 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       };
       state.set(input.key, next);
       return roundTrip(next, '/');
+    },
+
+    async appendRunEvents(input) {
+      open();
+      const log = runLogs.get(input.runId) ?? [];
+      if (log.length !== input.afterSeq) return { conflict: true as const };
+      const entries = input.events.map((e, i) => ({ seq: input.afterSeq + i + 1, event: roundTrip(e, `/events/${i}`), at: input.now }));
+      log.push(...entries);
+      runLogs.set(input.runId, log);
+      return { lastSeq: log.length };
+    },
+
+    async listRunEvents(runId, afterSeq = 0) {
+      open();
+      return (runLogs.get(runId) ?? []).slice(afterSeq).map((e) => roundTrip(e, '/'));
     },
 
     async close() {

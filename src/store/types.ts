@@ -139,6 +139,14 @@ export interface StateEntry {
   readonly updatedAt: string;
 }
 
+/** One entry of a run's event log (see `Store.appendRunEvents`). */
+export interface RunEventEntry {
+  /** 1, 2, 3… within the run: the order every reader replays the log in. */
+  readonly seq: number;
+  readonly event: unknown;
+  readonly at: string;
+}
+
 /** Persistence for everything the library keeps. */
 export interface Store {
   /** Start writing a resource; see {@link ResourceWriter}. */
@@ -196,6 +204,16 @@ export interface Store {
    * Returns the new entry, or `{ conflict: current }` when the base version is stale.
    */
   putState(input: { key: string; baseVersion: number | null; value: unknown; source: unknown; now: string }): Promise<StateEntry | { conflict: StateEntry | null }>;
+
+  /**
+   * Append events to the log of run `runId` right after entry `afterSeq` (0: the log must be
+   * empty), numbered `afterSeq + 1…`, all or none. Answers `{ conflict: true }`, writing nothing,
+   * when another writer appended after `afterSeq` first: read what it wrote and try again. The
+   * log is how a run's taint, scope and confirmations outlive a restart and reach a second process.
+   */
+  appendRunEvents(input: { runId: string; afterSeq: number; events: readonly unknown[]; now: string }): Promise<{ lastSeq: number } | { conflict: true }>;
+  /** The entries of run `runId`'s log after `afterSeq` (default 0), in order. */
+  listRunEvents(runId: string, afterSeq?: number): Promise<RunEventEntry[]>;
 
   close(): Promise<void>;
 }

@@ -9,7 +9,7 @@
  * in offsets of the caller's original string.
  */
 import { findCjkOverrides } from './cjk-phrases.js';
-import { findEncodedRuns } from './encoded-payloads.js';
+import { findEncodedRuns, findEncodedRunsNear } from './encoded-payloads.js';
 import { scanMarkers } from './marker-scan.js';
 import { normalizeText } from './normalize-text.js';
 import { findPhrases, isKnownWord, tokenize, type PhraseMatcher } from './phrase-matcher.js';
@@ -17,7 +17,7 @@ import {
   composeSpan, despacedView, leetView, pigLatinView, reversedView, reversedWordsView, rot13View, unescapedView,
   untaggedView, viewSigns, type TextView, type ViewName,
 } from './text-views.js';
-import { recordedTokens } from './fast-tokens.js';
+import { recordedEncodedAt, recordedTokens } from './fast-tokens.js';
 import { ALL_TRIGGERS, scanTriggers, TOKEN_TRIGGERS, TRIGGER } from './trigger-scan.js';
 import { triggerTables } from './trigger-tables.js';
 
@@ -254,6 +254,9 @@ function analyze(text: string, depth: number, chain: readonly string[], budget: 
   budget.left -= text.length;
   const mask = exhaustive ? ALL_TRIGGERS : scanTriggers(text);
   if (mask === 0) return [];
+  // Where the fast path saw chunks that decode: the decoder reads only around them. (All bits
+  // set may be the pass giving up on precision: then it reads the whole text.)
+  const encodedAt = exhaustive || (mask & TRIGGER.encoded) === 0 || mask === ALL_TRIGGERS ? null : recordedEncodedAt();
   const scan = scanPlain(text, mask, exhaustive ? null : recordedTokens());
   const spans = scan.spans;
   if (depth >= MAX_DEPTH) return spans;
@@ -292,7 +295,7 @@ function analyze(text: string, depth: number, chain: readonly string[], budget: 
       }
     }
   }
-  if ((mask & TRIGGER.encoded) !== 0) spans.push(...encodedSpans(text, depth, chain, budget, weakThreshold, exhaustive));
+  if ((mask & TRIGGER.encoded) !== 0) spans.push(...encodedSpans(text, encodedAt, depth, chain, budget, weakThreshold, exhaustive));
   return spans;
 }
 
@@ -300,8 +303,8 @@ function analyze(text: string, depth: number, chain: readonly string[], budget: 
  * Decode every readable base64/hex/binary run, scan all decoded texts in one pass (so thousands
  * of small runs cost one scan), and flag the runs whose own decoded text is instructional.
  */
-function encodedSpans(text: string, depth: number, chain: readonly string[], budget: Budget, weakThreshold: number, exhaustive: boolean): DetectionSpan[] {
-  const runs = findEncodedRuns(text);
+function encodedSpans(text: string, near: readonly number[] | null, depth: number, chain: readonly string[], budget: Budget, weakThreshold: number, exhaustive: boolean): DetectionSpan[] {
+  const runs = near === null ? findEncodedRuns(text) : findEncodedRunsNear(text, near);
   if (runs.length === 0) return [];
   const offsets: number[] = [];
   let joined = '';

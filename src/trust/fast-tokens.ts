@@ -16,6 +16,9 @@ let count = 0;
 let evidence: [number, 2 | 3 | 4 | 5 | 6][] = [];
 let usable = true;
 let singles = 0;
+// Where chunks that decode (or open a spread run that does) start; null once too many to keep.
+const MAX_ENCODED = 1 << 16;
+let encodedAt: number[] | null = [];
 
 /** Start recording a new text. */
 export function resetTokens(): void {
@@ -23,6 +26,22 @@ export function resetTokens(): void {
   evidence = [];
   usable = true;
   singles = 0;
+  encodedAt = [];
+}
+
+/** Record that the encoded run the decoder would read at raw offset `at` decodes. */
+export function pushEncodedAt(at: number): void {
+  if (encodedAt === null) return;
+  if (encodedAt.length >= MAX_ENCODED) encodedAt = null;
+  else encodedAt.push(at);
+}
+
+/**
+ * Start offsets of the encoded chunks of the last pass, ascending and copied, or null when the
+ * pass did not keep them all (the decoder must then read the whole text).
+ */
+export function recordedEncodedAt(): number[] | null {
+  return encodedAt === null ? null : [...encodedAt].sort((a, b) => a - b);
 }
 
 /** The recorded tokens cannot stand for the tokenizer's (the pass gave up on precision). */

@@ -52,7 +52,7 @@ export { findTaint, TaintIndex } from './taint.js';
 export type { Taint, TaintKind, TaintContent, TaintIndexOptions } from './taint.js';
 export { taintForm, taintViews, TAINT_MIN_CHARS } from './taint-normalize.js';
 export { createRunAuthority, needsCleanArguments } from './run-authority.js';
-export type { RunAuthority, RunAuthorityOptions, RunScope, RunCall, RunVerdict, RunHoldReason, ConfirmationRequest } from './run-authority.js';
+export type { RunAuthority, RunAuthorityOptions, RunScope, RunCall, RunVerdict, RunHoldReason, ConfirmationRequest, RunEvent } from './run-authority.js';
 export { effectivePolicy, riskFromAnnotations, toolHints } from './tool-hints.js';
 export { findAuthorityClaims, authorityWarnings } from './authority-claims.js';
 export { isUseAllowed } from './content-uses.js';

@@ -43,7 +43,7 @@ const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   everything: [
     'alles', 'tudo', 'всё', 'все', 'everything', 'anything', 'all', 'alles', 'tout', 'todo', 'tutto'],
   priorAdverb: [
-    'eerder', 'hiervoor', 'voordien', 'auparavant', 'precedemment', 'anteriormente', 'prima', 'precedentemente', 'раньше', 'ранее', 'до', 'before', 'above', 'previously', 'prior', 'earlier', 'said', 'told', 'so', 'until', 'davor', 'zuvor', 'bisher', 'avant', 'antes', 'prima'],
+    'eerder', 'hiervoor', 'voordien', 'auparavant', 'precedemment', 'anteriormente', 'prima', 'precedentemente', 'раньше', 'ранее', 'до', 'anterior', 'precedente', 'precedent', 'precede', 'dessus', 'oben', 'vorher', 'sopra', 'acima', 'hierboven', 'выше', 'before', 'above', 'previously', 'prior', 'earlier', 'said', 'told', 'so', 'until', 'davor', 'zuvor', 'bisher', 'avant', 'antes', 'prima'],
   negation: ['don', 'dont', 'never', 'stop', 'cease'],
   obey: ['follow', 'obey', 'listen', 'adhere', 'comply', 'heed'],
   leakVerb: [
@@ -186,8 +186,12 @@ const BASE_RULES: readonly PhraseRule[] = [
   weak('tool.by-using-tool', 'tool_call', 'by|via ~1 using|calling|invoking|running ~1 the ~3 tool|function|api|command'),
   weak('tool.no-other-tools', 'tool_call', 'do|don ~1 not ~1 use|call|invoke ~2 other ~1 tools|tool|functions'),
   // Authority claims and secret probing.
-  weak('addressed.authority-claim', 'addressed_to_ai', 'i am|im|this is|as ~1 your ~2 @authority'),
-  weak('exfil.ask-secret', 'exfiltration', 'what ~1 is|are|s ~1 your ~1 @secretThing'),
+  // One slot per word: "i am|im" would be two slots. "I'm" reads as i, m.
+  weak('addressed.authority-claim', 'addressed_to_ai', 'i|im|this|as ~2 your ~2 @authority'),
+  weak('exfil.ask-secret', 'exfiltration', 'what ~1 is|are|s ~1 your|the ~2 @secretThing'),
+  weak('exfil.tell-me-secret', 'exfiltration', 'tell|give|show|send ~1 me ~2 the|your ~2 password|passcode|passphrase|secret|credentials|token|key'),
+  weak('override.never-mind-above', 'override', 'never|nevermind ~1 mind ~2 above|previous|prior|preceding|instructions|that|this'),
+  weak('override.dismiss-the-above', 'override', '@dismiss ~1 the|everything ~1 above|preceding'),
 
   // addressed_to_ai — a message aimed at the model rather than the human reader.
   strong('addressed.to-you-ai', 'addressed_to_ai', 'to|for you ~2 @aiStrictName'),
@@ -215,6 +219,8 @@ const BASE_RULES: readonly PhraseRule[] = [
   weak('hijack.without-telling', 'task_hijack', 'without ~1 @telling ~2 @principal'),
   strong('hijack.keep-secret', 'task_hijack', 'keep ~3 secret|hidden|confidential ~2 from ~1 @principal'),
   strong('hijack.edit-your-output', 'task_hijack', '@editVerb ~8 your @yourOutput'),
+  // Wide enough for a quoted sentence between the verb and "to your response".
+  strong('hijack.add-to-your-reply', 'task_hijack', '@editVerb ~14 to|into|in|within ~1 your ~1 response|responses|reply|replies|answer|answers|completion'),
   strong('hijack.edit-within-output', 'task_hijack', '@editVerb ~12 in|within|into|throughout|inside your @yourOutput'),
   strong('hijack.in-your-output', 'task_hijack', 'in|within|throughout your @yourOutput ~3 @editVerb'),
   weak('hijack.code-block-ref', 'task_hijack', '@following code ~1 @codeBlock'),

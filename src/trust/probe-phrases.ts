@@ -57,6 +57,22 @@ export const PROBE_RULES: readonly PhraseRule[] = [
   strong('exfil.need-system-prompt', 'exfiltration', 'need|want|have|got ~1 to ~2 see|view|read|access|know|get ~2 the|your ~1 system|initial|hidden|original ~1 prompt|prompts'),
   weak('exfil.own-prompt-says', 'exfiltration', '@modelAdj ~1 @modelPrompt ~1 is|was|says|reads|begins|starts'),
   weak('exfil.i-was-instructed', 'exfiltration', 'i ~2 instructed|programmed ~1 to'),
+  // Placing the prompt somewhere it can be read, or quoting it word for word.
+  strong('exfil.place-own-prompt', 'exfiltration', 'paste|put|copy|place|write|print|dump|output ~2 your ~2 @modelAdj ~1 @modelPrompt ~3 here|below|verbatim|block|fence'),
+  strong('exfil.verbatim-from-prompt', 'exfiltration', 'verbatim|word ~3 from|of|in ~1 your ~2 @ownPrompt'),
+  strong('exfil.expose-above', 'exfiltration', 'repeat|print|output|reproduce|recite|echo|dump|copy|reveal|display ~3 initialization|everything|text|words|content|sentences|lines|instructions ~2 above|preceding'),
+  weak('exfil.expose-your-config', 'exfiltration', '@exposeVerb ~2 your ~1 configuration|config|setup|programming|instructions|guidelines|rules'),
+  weak('exfil.hidden-reasoning', 'exfiltration', 'your ~2 hidden|internal|secret|private ~1 reasoning|thoughts|thinking|chain'),
+  weak('exfil.show-your-reasoning', 'exfiltration', 'show|reveal|print|output|display|share|dump ~2 me ~1 your ~1 chain|reasoning|thoughts|thinking'),
+  weak('exfil.starting-with-you-are', 'exfiltration', 'starting|beginning|start|begin ~1 with ~3 you are'),
+  // An agent told to skip the user's consent or to load a URL it built from data.
+  weak('hijack.skip-permission', 'task_hijack', 'not|never|don|dont|without ~2 ask|asking|wait|waiting|need ~2 for ~1 permission|confirmation|approval|consent'),
+  weak('exfil.append-to-url', 'exfiltration', 'append|add|attach|concatenate|encode ~6 to|into ~2 http|https|url|link|endpoint|webhook|query'),
+  weak('exfil.load-built-url', 'exfiltration', 'access|load|retrieve|fetch|open|visit|request ~3 resulting|constructed|generated|built|final ~1 url|link|address'),
+  weak('override.print-nothing', 'override', 'do|don|dont|never ~1 not ~1 print|output|say|write|display ~1 anything'),
+  weak('override.simply-respond', 'override', 'simply|just ~1 respond|reply|answer|output|print|say ~1 with'),
+  // Identity overrides: telling the reader it is someone else now.
+  strong('override.no-longer-ai', 'override', 'you ~1 are|re ~1 no longer ~3 @aiName'),
   // Declaring the model's limits gone.
   strong('override.dismiss-instructions-bare', 'override', '@dismiss @strictInstructions'),
   weak('override.dismiss-that-and', 'override', '@dismiss that|this|it ~1 and|then ~2 print|say|write|output|tell|respond|reply|answer|return|repeat|show'),

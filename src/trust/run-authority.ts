@@ -10,7 +10,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { parsePointer, TrcError, type Envelope } from '../contract/index.js';
 import { argsDigest, checkResourceScope, type Principal, type ScopeRule } from './authorize.js';
-import { TaintIndex, type Taint, type TaintIndexOptions } from './taint.js';
+import { TaintIndex, type Taint, type TaintContent, type TaintIndexOptions } from './taint.js';
 
 /** What a task may use. */
 export interface RunScope {
@@ -30,7 +30,21 @@ export interface RunAuthorityOptions extends TaintIndexOptions {
   readonly trustedText?: readonly string[];
   /** Key of the confirmation tokens (default: 32 random bytes; a gateway shares one across restarts only if it wants tokens to survive them). */
   readonly secret?: Uint8Array;
+  /** Told every change of the run as an event (a store keeps them: `executor.openRun()`). */
+  readonly onEvent?: (event: RunEvent) => void;
 }
+
+/**
+ * One change of a run: what its log records, and what {@link RunAuthority.replay} applies to
+ * another copy of it (after a restart, in a second process).
+ */
+export type RunEvent =
+  | { readonly type: 'scope'; readonly scope: RunScope }
+  | { readonly type: 'trusted'; readonly text: string }
+  | { readonly type: 'untrusted'; readonly content_id: string; readonly text: string; readonly source: TaintContent['source']; readonly call_id?: string }
+  | { readonly type: 'held'; readonly request: ConfirmationRequest }
+  | { readonly type: 'approved'; readonly request_id: string }
+  | { readonly type: 'used'; readonly request_id: string; readonly token?: string };
 
 /** The facts of a call the run decides on (from the tool's rules, never from a result). */
 export interface RunCall {
@@ -89,6 +103,14 @@ export interface RunAuthority {
   confirm(requestId: string): ConfirmationRequest;
   /** The token an edge hands to the user's side of a client for a request (never to the model). */
   tokenFor(requestId: string): string;
+  /** Apply a change another copy of this run made (read from its log), without reporting it again. */
+  replay(event: RunEvent): void;
+  /**
+   * Persisted runs only: write this copy's changes to the log and read the others' (the
+   * pipeline awaits it before and after it asks the run about a call, and after it records a
+   * result). Throws `RUN_CONFIRMATION_USED` when another process used the same approval first.
+   */
+  readonly sync?: () => Promise<void>;
 }
 
 /** Confirmation-free calls: what a run lets through without asking (reads at low or medium risk). */
@@ -132,12 +154,37 @@ export function createRunAuthority(options: RunAuthorityOptions = {}): RunAuthor
   const id = options.id ?? `run_${randomBytes(8).toString('hex')}`;
   const secret = options.secret ?? randomBytes(32);
   const index = new TaintIndex(options.maxGrams === undefined ? {} : { maxGrams: options.maxGrams });
-  for (const t of options.trustedText ?? []) index.addTrusted(t);
-  let scope = options.scope;
+  let scope: RunScope | undefined;
   const pendingById = new Map<string, ConfirmationRequest>();
   /** Approvals by request id (one use each). */
   const approved = new Set<string>();
   const usedTokens = new Set<string>();
+
+  // Every change goes through apply(), so a log of events rebuilds the same run elsewhere.
+  const apply = (e: RunEvent): void => {
+    switch (e.type) {
+      case 'scope': scope = e.scope; break;
+      case 'trusted': index.addTrusted(e.text); break;
+      case 'untrusted': index.addUntrusted({ content_id: e.content_id, text: e.text, source: e.source, ...(e.call_id === undefined ? {} : { call_id: e.call_id }) }); break;
+      case 'held':
+        pendingById.delete(e.request.request_id);
+        pendingById.set(e.request.request_id, e.request);
+        if (pendingById.size > MAX_PENDING) pendingById.delete(pendingById.keys().next().value as string);
+        break;
+      case 'approved': approved.add(e.request_id); break;
+      case 'used':
+        if (e.token !== undefined) usedTokens.add(e.token);
+        approved.delete(e.request_id);
+        pendingById.delete(e.request_id);
+        break;
+    }
+  };
+  const emit = (e: RunEvent): void => {
+    apply(e);
+    options.onEvent?.(e);
+  };
+  if (options.scope !== undefined) emit({ type: 'scope', scope: options.scope });
+  for (const t of options.trustedText ?? []) emit({ type: 'trusted', text: t });
 
   const mac = (label: string, principal: string, tool: string, digest: string) =>
     createHmac('sha256', secret).update(`${label}\n${id}\n${principal}\n${tool}\n${digest}`).digest('hex').slice(0, 32);
@@ -149,13 +196,13 @@ export function createRunAuthority(options: RunAuthorityOptions = {}): RunAuthor
     get scope() { return scope; },
     declareScope(next) {
       if (scope !== undefined) throw new TrcError('RUN_SCOPE_ALREADY_DECLARED', `the scope of run ${id} was already declared; start a new run for another task`);
-      scope = next;
+      emit({ type: 'scope', scope: next });
     },
-    addTrusted: (text) => index.addTrusted(text),
+    addTrusted: (text) => emit({ type: 'trusted', text }),
     observe(envelope) {
-      for (const u of envelope.untrusted_content ?? []) index.addUntrusted({ content_id: u.content_id, text: u.text, source: u.source, call_id: envelope.call.call_id });
+      for (const u of envelope.untrusted_content ?? []) emit({ type: 'untrusted', content_id: u.content_id, text: u.text, source: u.source, call_id: envelope.call.call_id });
       const trusted = trustedTextOf(envelope);
-      if (trusted !== '') index.addTrusted(trusted);
+      if (trusted !== '') emit({ type: 'trusted', text: trusted });
     },
     check(call, token) {
       const reasons: RunHoldReason[] = [];
@@ -179,14 +226,10 @@ export function createRunAuthority(options: RunAuthorityOptions = {}): RunAuthor
       // An approval counts once, for this very principal, tool and arguments.
       const viaToken = token !== undefined && token === tokenOf(request) && !usedTokens.has(token);
       if (viaToken || approved.has(requestId)) {
-        if (viaToken) usedTokens.add(token);
-        approved.delete(requestId);
-        pendingById.delete(requestId);
+        emit({ type: 'used', request_id: requestId, ...(viaToken ? { token } : {}) });
         return { effect: 'allow', taint, confirmed: request };
       }
-      pendingById.delete(requestId);
-      pendingById.set(requestId, request);
-      if (pendingById.size > MAX_PENDING) pendingById.delete(pendingById.keys().next().value as string);
+      emit({ type: 'held', request });
       const first = reasons[0] as RunHoldReason;
       const reason = `${reasons.map((r) => r.message).join('; ')}: a human must confirm this exact call (request ${requestId})`;
       return { effect: 'confirm', code: first.code, reason, request };
@@ -195,9 +238,10 @@ export function createRunAuthority(options: RunAuthorityOptions = {}): RunAuthor
     confirm(requestId) {
       const request = pendingById.get(requestId);
       if (request === undefined) throw new TrcError('RUN_CONFIRMATION_UNKNOWN', `no pending confirmation ${requestId} in run ${id}`);
-      approved.add(requestId);
+      emit({ type: 'approved', request_id: requestId });
       return request;
     },
+    replay: apply,
     tokenFor(requestId) {
       const request = pendingById.get(requestId);
       if (request === undefined) throw new TrcError('RUN_CONFIRMATION_UNKNOWN', `no pending confirmation ${requestId} in run ${id}`);

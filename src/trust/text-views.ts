@@ -76,9 +76,9 @@ const isHex = (c: number): boolean => isDigit(c) || (c >= 0x61 && c <= 0x66) || 
 
 /** Cheap counts deciding which views to build (the tokenizer counts the word-level signs). */
 export interface ViewSigns {
-  /** `$` or `@` between two letters ("sy$tem", "p@ss"). */
+  /** `$` or `@` between two letters ("sy$tem", "p@ss"), e-mail addresses aside. */
   readonly leet: number;
-  /** Whole HTML-like tags. */
+  /** Whole HTML-like tags touching a letter or digit ({@link isGluedTag}). */
   readonly tags: number;
   /** %XX, &#…;, &name;, \uXXXX, \xXX escapes. */
   readonly escapes: number;
@@ -93,6 +93,34 @@ const SPREAD_SEPARATORS = new Set([0x20, 0x2e, 0x2d, 0x5f, 0x2a, 0x7c, 0x2f, 0x2
 /** A character that may stand between spread-out letters ("i g n", "I.G.N", "i-g-n"). */
 export function isSpreadSeparator(c: number): boolean {
   return SPREAD_SEPARATORS.has(c);
+}
+
+const isWordChar = (c: number): boolean => isLetter(c) || isDigit(c);
+
+/**
+ * Whether the `@` at `at` is an e-mail address's: a domain with a dot and a two-letter (or
+ * longer) label follows within 64 units. E-mail addresses are common in tool output and are
+ * not leetspeak, so they never count as its sign.
+ * @example isEmailAt('mail john@example.com', 9) // true
+ */
+export function isEmailAt(text: string, at: number): boolean {
+  let dot = -1;
+  const end = Math.min(text.length, at + 65);
+  let k = at + 1;
+  for (; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x2e) { if (k === dot + 1 || k === at + 1) return false; dot = k; } else if (!isWordChar(c) && c !== 0x2d) break;
+  }
+  return dot > 0 && k - dot > 2 && isLetter(text.charCodeAt(dot + 1)) && isLetter(text.charCodeAt(dot + 2));
+}
+
+/**
+ * Whether the whole tag [lt, gt] touches a letter or digit outside it ("ig<b>no", "<i>word"):
+ * only then can removing it join or reveal words. A tag standing between spaces or lines
+ * ("<INFORMATION>\n") reads the same with or without it.
+ */
+export function isGluedTag(text: string, lt: number, gt: number): boolean {
+  return isWordChar(text.charCodeAt(lt - 1)) || isWordChar(text.charCodeAt(gt + 1));
 }
 
 /** Positions of `ch` in `text` (native indexOf: fast on text that has few). */
@@ -111,13 +139,13 @@ export function viewSigns(text: string): ViewSigns {
   const n = text.length;
   const between = (at: number): void => { if (isLetter(text.charCodeAt(at - 1)) && isLetter(text.charCodeAt(at + 1))) leet++; };
   each(text, '$', between);
-  each(text, '@', between);
+  each(text, '@', (at) => { if (!isEmailAt(text, at)) between(at); });
   each(text, '<', (i) => {
     if (!isLetter(text.charCodeAt(i + 1)) && !(text.charCodeAt(i + 1) === 0x2f)) return;
     // A whole tag: '>' before the next '<' (the look-ahead stops at the next '<', so it is linear).
     let j = i + 1;
     while (j < n && j - i < 256 && text.charCodeAt(j) !== 0x3e && text.charCodeAt(j) !== 0x3c) j++;
-    if (text.charCodeAt(j) === 0x3e) tags++;
+    if (text.charCodeAt(j) === 0x3e && isGluedTag(text, i, j)) tags++;
   });
   each(text, '%', (i) => { if (isHex(text.charCodeAt(i + 1)) && isHex(text.charCodeAt(i + 2))) escapes++; });
   each(text, '&', (i) => { if (text.charCodeAt(i + 1) === 0x23 || isLetter(text.charCodeAt(i + 1))) escapes++; });

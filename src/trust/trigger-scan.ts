@@ -18,10 +18,10 @@
  */
 import { chunkDecodes, isBase64Char, isChunkGap, spreadRunReaches } from './encoded-payloads.js';
 import { astralEntry, foldEntry, K_CJK, K_HIDDEN, K_HIDDEN_IN_WORD, K_MULTI, K_SEP, K_SKIP, K_SPACE, K_WORD, kindOfFolded, multiFold } from './fold-classes.js';
-import { pushEvidence, pushToken, resetTokens, tokensUnusable } from './fast-tokens.js';
+import { pushEncodedAt, pushEvidence, pushToken, resetTokens, tokensUnusable } from './fast-tokens.js';
 import { isLetterUnit } from './normalize-text.js';
 import { isKnownWord, segmentable, segmentation } from './phrase-matcher.js';
-import { decodePig, isSpreadSeparator } from './text-views.js';
+import { decodePig, isEmailAt, isGluedTag, isSpreadSeparator } from './text-views.js';
 import { hashProbe, jsonProbe, tagProbe, urlEnd, urlProbe } from './trigger-probes.js';
 import { triggerTables, type TriggerTables } from './trigger-tables.js';
 import { createUnitsCache, HASH_BASE } from './word-index.js';
@@ -188,9 +188,9 @@ function endChunk(text: string, s: number, base: number, pad: number, f: number,
   const w = base + pad;
   let bits = 0;
   const decodable = (f & 16 && base >= 32 && base % 8 === 0) || (f & 8 && base % 2 === 0) || (f & 1 && f & 6);
-  if (base >= 16 && decodable && chunkDecodes(text, s)) bits = TRIGGER.encoded;
+  if (base >= 16 && decodable && chunkDecodes(text, s)) { bits = TRIGGER.encoded; pushEncodedAt(s); }
   const enc = (f & 32) !== 0 || ((f & 4) !== 0 && (f & 3) !== 0) || ((f & 8) !== 0 && w <= 8 && (f & 4) !== 0) || ((f & 16) !== 0 && w === 8);
-  if (bits === 0 && prevChunk >= 0 && !prevPadded && gapOk && (prevEncoded || enc) && spreadRunReaches(text, prevChunk)) bits = TRIGGER.encoded;
+  if (bits === 0 && prevChunk >= 0 && !prevPadded && gapOk && (prevEncoded || enc) && spreadRunReaches(text, prevChunk)) { bits = TRIGGER.encoded; pushEncodedAt(prevChunk); }
   prevChunk = s;
   prevEncoded = enc;
   prevPadded = pad > 0;
@@ -287,7 +287,7 @@ export function scanTriggers(text: string): number {
       // A run of ASCII letters and digits, nearly all of any text: one tight loop for the chunk
       // (as written: case, digits, hex, bits) and the word (folded to lower case) it belongs to.
       if (cs < 0 || cPad > 0) {
-        if (cs >= 0) { if (chunkEnds(cs, cBase, cPad, cf)) mask |= endChunk(text, cs, cBase, cPad, cf, false); gap = 0; gapBroken = false; }
+        if (cs >= 0) { if (chunkEnds(cs, cBase, cPad, cf)) mask |= endChunk(text, cs, cBase, cPad, cf, !gapBroken && gap >= 1 && gap <= 2); gap = 0; gapBroken = false; }
         cs = i; cBase = 0; cPad = 0; cf = 8 | 16;
       }
       if (wlen === 0) { wflags = 0; asciiFrom = 0; wh = 0; wstart = i; }
@@ -344,7 +344,7 @@ export function scanTriggers(text: string): number {
     // --- the text as written ---
     if ((r & R_BASE64) !== 0) {
       if (cs < 0 || cPad > 0) {
-        if (cs >= 0) { if (chunkEnds(cs, cBase, cPad, cf)) mask |= endChunk(text, cs, cBase, cPad, cf, false); gap = 0; gapBroken = false; }
+        if (cs >= 0) { if (chunkEnds(cs, cBase, cPad, cf)) mask |= endChunk(text, cs, cBase, cPad, cf, !gapBroken && gap >= 1 && gap <= 2); gap = 0; gapBroken = false; }
         cs = i; cBase = 0; cPad = 0; cf = 8 | 16;
       }
       cf &= CHUNK_AND[c] ?? 0;
@@ -358,12 +358,12 @@ export function scanTriggers(text: string): number {
     if (spread > 0 && (r & R_SPREAD) !== 0) { if (++spreadGap > 3) spread = 0; } else spread = 0;
     if ((r & R_SIGN) !== 0) {
       if (c === 0x24 || c === 0x40) {
-        if (((RAW[prev] ?? 0) & (RAW[next] ?? 0) & R_LETTER) !== 0 && ++leetSigns >= 3) mask |= TRIGGER.leet;
+        if (((RAW[prev] ?? 0) & (RAW[next] ?? 0) & R_LETTER) !== 0 && (c === 0x24 || !isEmailAt(text, i)) && ++leetSigns >= 3) mask |= TRIGGER.leet;
       } else if (c === 0x3c) {
         if ((mask & TRIGGER.tags) === 0 && (((RAW[next] ?? 0) & R_LETTER) !== 0 || next === 0x2f)) {
           let j = i + 1;
           while (j < n && j - i < 256 && text.charCodeAt(j) !== 0x3e && text.charCodeAt(j) !== 0x3c) j++;
-          if (j < n && text.charCodeAt(j) === 0x3e && ++tags >= 2) mask |= TRIGGER.tags;
+          if (j < n && text.charCodeAt(j) === 0x3e && isGluedTag(text, i, j) && ++tags >= 2) mask |= TRIGGER.tags;
         }
       } else if (c === 0x25) {
         if (((RAW[next] ?? 0) & R_HEX) !== 0 && i + 2 < n && ((RAW[text.charCodeAt(i + 2)] ?? 0) & R_HEX) !== 0 && ++escapes >= 2) mask |= TRIGGER.escapes;

@@ -521,6 +521,40 @@ export function runStoreSuite(name: string, options: StoreSuiteOptions): void {
       });
     });
 
+    describe('run event logs', () => {
+      const NOW = '2026-01-01T00:00:00.000Z';
+      it('numbers appended events from 1 and lists those after a given entry, per run', async () => {
+        const store = await fresh();
+        expect(await store.appendRunEvents({ runId: 'r1', afterSeq: 0, events: [{ t: 'a' }, { t: 'b' }], now: NOW })).toEqual({ lastSeq: 2 });
+        expect(await store.appendRunEvents({ runId: 'r2', afterSeq: 0, events: [{ t: 'other' }], now: NOW })).toEqual({ lastSeq: 1 });
+        expect(await store.appendRunEvents({ runId: 'r1', afterSeq: 2, events: [{ t: 'c', n: [1, 'é'] }], now: NOW })).toEqual({ lastSeq: 3 });
+        expect(await store.listRunEvents('r1')).toEqual([{ seq: 1, event: { t: 'a' }, at: NOW }, { seq: 2, event: { t: 'b' }, at: NOW }, { seq: 3, event: { t: 'c', n: [1, 'é'] }, at: NOW }]);
+        expect((await store.listRunEvents('r1', 2)).map((e) => e.event)).toEqual([{ t: 'c', n: [1, 'é'] }]);
+        expect(await store.listRunEvents('nobody')).toEqual([]);
+      });
+
+      it('refuses, writing nothing, an append after an entry that is no longer the last', async () => {
+        const store = await fresh();
+        await store.appendRunEvents({ runId: 'r1', afterSeq: 0, events: [{ t: 'a' }], now: NOW });
+        expect(await store.appendRunEvents({ runId: 'r1', afterSeq: 0, events: [{ t: 'x' }, { t: 'y' }], now: NOW })).toEqual({ conflict: true });
+        expect((await store.listRunEvents('r1')).map((e) => e.event)).toEqual([{ t: 'a' }]);
+      });
+
+      it('lets exactly one of 10 racing appenders after the same entry win', async () => {
+        const store = await fresh();
+        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => store.appendRunEvents({ runId: 'r1', afterSeq: 0, events: [{ i }, { i }], now: NOW })));
+        expect(results.filter((r) => !('conflict' in r))).toHaveLength(1);
+        const log = await store.listRunEvents('r1');
+        expect(log.map((e) => e.seq)).toEqual([1, 2]);
+      });
+
+      it('refuses an event JSON cannot carry, writing nothing', async () => {
+        const store = await fresh();
+        await expectCode(store.appendRunEvents({ runId: 'r1', afterSeq: 0, events: [{ ok: 1 }, { bad: 1n }], now: NOW }), STORE_ERROR_CODES.notJson);
+        expect(await store.listRunEvents('r1')).toEqual([]);
+      });
+    });
+
     describe('values and lifecycle', () => {
       it('returns stored values as a JSON round trip and refuses values JSON cannot carry', async () => {
         const store = await fresh();
@@ -565,6 +599,9 @@ export function runStoreSuite(name: string, options: StoreSuiteOptions): void {
             expect((await second.ledgerBegin(ledgerInput('k1'))).created).toBe(false);
             expect(await second.getAudit('c1')).toMatchObject({ tool: 't' });
             expect(await second.putState({ key: 's', baseVersion: null, value: 2, source: null, now: '2026-01-01T00:00:00.000Z' })).toMatchObject({ conflict: { version: 1 } });
+            await store.appendRunEvents({ runId: 'r1', afterSeq: 0, events: [{ t: 'a' }], now: '2026-01-01T00:00:00.000Z' });
+            expect((await second.listRunEvents('r1')).map((e) => e.event)).toEqual([{ t: 'a' }]);
+            expect(await second.appendRunEvents({ runId: 'r1', afterSeq: 0, events: [{ t: 'b' }], now: '2026-01-01T00:00:00.000Z' })).toEqual({ conflict: true });
           } finally {
             await second.close();
             await pending.abort();

@@ -26,7 +26,7 @@ export interface EnvelopeToolOptions<P extends ToolParameters, R> extends Wrappe
   readonly execute: (input: ToolExecuteArgument<P>, context?: RunContext<unknown>, details?: ToolCallDetails) => R | Promise<R>;
 }
 
-const WRAPPER_KEYS = ['store', 'executor', 'principal', 'budget', 'untrusted', 'trusted', 'visibility', 'trustedText', 'source', 'source_type', 'source_id', 'operation', 'idempotencyKey', 'reconcile', 'reconcileTool', 'idempotent', 'honoursKey', 'risk', 'timeoutMs', 'now', 'onEnvelope'] as const;
+const WRAPPER_KEYS = ['store', 'executor', 'principal', 'budget', 'untrusted', 'trusted', 'visibility', 'trustedText', 'source', 'source_type', 'source_id', 'operation', 'idempotencyKey', 'reconcile', 'reconcileTool', 'idempotent', 'honoursKey', 'risk', 'timeoutMs', 'now', 'onEnvelope', 'run'] as const;
 
 function split<T extends WrapperOptions>(options: T): { wrapper: WrapperOptions; rest: Record<string, unknown> } {
   const wrapper: Record<string, unknown> = {};

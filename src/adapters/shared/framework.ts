@@ -8,7 +8,7 @@
 import type { Budget } from '../../executor/index.js';
 import type { Envelope } from '../../contract/index.js';
 import type { ReconcileLookup } from '../../executor/index.js';
-import { createExecutor, followLinkTool, inProcessInvoker, underData, type Executor, type Invoker, type Principal, type Risk, type ToolRules } from '../../executor/index.js';
+import { createExecutor, followLinkTool, inProcessInvoker, underData, type Executor, type Invoker, type Principal, type Risk, type TaskRun, type ToolRules } from '../../executor/index.js';
 import { createMemoryStore, type Store } from '../../store/index.js';
 import type { Visibility } from '../../executor/index.js';
 
@@ -55,6 +55,13 @@ export interface WrapperOptions {
   readonly now?: () => string;
   /** Called with every envelope produced, e.g. to audit or store it. */
   readonly onEnvelope?: (env: Envelope) => void;
+  /**
+   * The run (task) the agent's calls belong to, from `executor.startRun()` or `executor.openRun()`:
+   * give every tool of one agent task the same run, and its scope, the untrusted content each
+   * step returned and the user's confirmations hold across the steps (a write whose arguments
+   * carry text a tool returned earlier answers `needs_input` until the user confirms it).
+   */
+  readonly run?: TaskRun;
 }
 
 let sharedStore: Store | undefined;
@@ -122,7 +129,7 @@ export function frameworkInvoker(execute: (input: unknown, signal: AbortSignal) 
  */
 export async function runFrameworkCall(name: string, rules: ToolRules, invoker: Invoker, input: unknown, callId: string, options: WrapperOptions, framework: string, signal?: AbortSignal): Promise<Envelope> {
   const key = options.idempotencyKey === undefined ? undefined : (options.idempotencyKey as (i: unknown) => string)(input);
-  const env = await executorOf(options).run(rules, invoker, { call_id: callId, tool_name: name, args: input ?? {}, ...(key === undefined ? {} : { idempotency_key: key }) }, options.principal ?? { id: 'framework' }, { edge: { kind: 'framework', framework }, ...(signal === undefined ? {} : { signal }) });
+  const env = await executorOf(options).run(rules, invoker, { call_id: callId, tool_name: name, args: input ?? {}, ...(key === undefined ? {} : { idempotency_key: key }) }, options.principal ?? { id: 'framework' }, { edge: { kind: 'framework', framework }, ...(signal === undefined ? {} : { signal }), ...(options.run === undefined ? {} : { run: options.run }) });
   options.onEnvelope?.(env);
   return env;
 }

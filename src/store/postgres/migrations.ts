@@ -71,6 +71,19 @@ const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] 
       ALTER TABLE $S.ledger ADD COLUMN lease_owner TEXT, ADD COLUMN lease_until_ms BIGINT;
     `,
   },
+  {
+    // The event log of runs (taint, scope, confirmations), so they outlive a restart.
+    version: 3,
+    sql: `
+      CREATE TABLE $S.run_events (
+        run_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      );
+    `,
+  },
 ];
 
 /** The schema version this code writes. */

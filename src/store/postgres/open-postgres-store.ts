@@ -332,6 +332,35 @@ function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: n
       return { conflict: await getState(input.key) };
     },
 
+    async appendRunEvents(input) {
+      const events = input.events.map((e, i) => encodeJson(e, `/events/${i}`));
+      if (events.length === 0) {
+        const rows = await query<{ n: number | null }>(`SELECT MAX(seq) AS n FROM ${s}.run_events WHERE run_id = $1`, [input.runId]);
+        return (rows[0]?.n ?? 0) === input.afterSeq ? { lastSeq: input.afterSeq } : { conflict: true as const };
+      }
+      // One statement: entry afterSeq + 1 exists already exactly when another writer got there
+      // first, and the primary key then refuses every row of it.
+      const values = events.map((_, i) => `($1, $${i * 2 + 3}, $${i * 2 + 4}, $2)`).join(', ');
+      const params: unknown[] = [input.runId, input.now];
+      events.forEach((e, i) => params.push(input.afterSeq + i + 1, e));
+      try {
+        if (input.afterSeq > 0) {
+          const rows = await query<{ n: number }>(`SELECT 1 AS n FROM ${s}.run_events WHERE run_id = $1 AND seq = $2`, [input.runId, input.afterSeq]);
+          if (rows.length === 0) return { conflict: true as const };
+        }
+        await query(`INSERT INTO ${s}.run_events (run_id, seq, event, at) VALUES ${values}`, params);
+      } catch (error) {
+        if ((error as { code?: string }).code === '23505') return { conflict: true as const };
+        throw error;
+      }
+      return { lastSeq: input.afterSeq + events.length };
+    },
+
+    async listRunEvents(runId, afterSeq = 0) {
+      const rows = await query<{ seq: number; event: string; at: string }>(`SELECT seq, event, at FROM ${s}.run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq`, [runId, afterSeq]);
+      return rows.map((r) => ({ seq: Number(r.seq), event: decodeJson(r.event), at: r.at }));
+    },
+
     async close() {
       if (closed) return;
       closed = true;

@@ -90,6 +90,19 @@ export const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sq
       ALTER TABLE ledger ADD COLUMN lease_until_ms INTEGER;
     `,
   },
+  {
+    // The event log of runs (taint, scope, confirmations), so they outlive a restart.
+    version: 4,
+    sql: `
+      CREATE TABLE run_events (
+        run_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      );
+    `,
+  },
 ];
 
 /** The schema version this code writes. */

@@ -119,7 +119,15 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
       ON CONFLICT (key) DO NOTHING RETURNING *`),
     updateState: db.prepare(`UPDATE state SET version = version + 1, value = ?, source = ?, updated_at = ?
       WHERE key = ? AND version = ? RETURNING *`),
+    lastRunSeq: db.prepare('SELECT MAX(seq) FROM run_events WHERE run_id = ?').pluck(),
+    insertRunEvent: db.prepare('INSERT INTO run_events (run_id, seq, event, at) VALUES (?, ?, ?, ?)'),
+    listRunEvents: db.prepare('SELECT seq, event, at FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq'),
   };
+  const appendRunEvents = db.transaction((runId: string, afterSeq: number, events: readonly string[], now: string) => {
+    if (((q.lastRunSeq.get(runId) as number | null) ?? 0) !== afterSeq) return { conflict: true as const };
+    events.forEach((e, i) => q.insertRunEvent.run(runId, afterSeq + i + 1, e, now));
+    return { lastSeq: afterSeq + events.length };
+  });
   const writeChunkTx = db.transaction((id: string, seq: number, data: Buffer) => {
     q.insertChunk.run(id, seq, data);
     q.touchResource.run(Date.now(), id);
@@ -310,6 +318,18 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
       const value = encodeJson(input.value, '/value');
       const source = encodeJson(input.source, '/source');
       return putState.immediate(input.key, input.baseVersion, value, source, input.now);
+    },
+
+    async appendRunEvents(input) {
+      open();
+      const events = input.events.map((e, i) => encodeJson(e, `/events/${i}`));
+      return appendRunEvents.immediate(input.runId, input.afterSeq, events, input.now);
+    },
+
+    async listRunEvents(runId, afterSeq = 0) {
+      open();
+      const rows = q.listRunEvents.all(runId, afterSeq) as { seq: number; event: string; at: string }[];
+      return rows.map((r) => ({ seq: r.seq, event: decodeJson(r.event), at: r.at }));
     },
 
     async close() {
