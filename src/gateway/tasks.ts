@@ -50,12 +50,16 @@ export async function startTask(state: SessionState, params: CallParams, extra: 
   const { name: _n, ...rest } = params;
   const created = await forwardRequest(route.upstream, 'tools/call', { ...rest, name: route.name }, extra);
   const task = created['task'] as { taskId?: unknown } | undefined;
-  if (typeof task?.taskId === 'string') {
-    const call: TaskCall['params'] = { name: params.name };
-    if (params.arguments !== undefined) call.arguments = params.arguments;
-    if (params._meta !== undefined) call._meta = params._meta;
-    tasks(state).set(task.taskId, { upstream: route.upstream, params: call });
+  // An upstream may ignore `task` and answer the call itself. The client asked for a task, so
+  // only a task may answer (the SDK refuses anything else); say plainly what happened, and never
+  // hand on the upstream's bare result. The call is a read: running it again without `task` is safe.
+  if (typeof task?.taskId !== 'string') {
+    throw new McpError(ErrorCode.InvalidParams, `the upstream of "${params.name}" answered without creating a task (it ran the call at once): call it without "task"`);
   }
+  const call: TaskCall['params'] = { name: params.name };
+  if (params.arguments !== undefined) call.arguments = params.arguments;
+  if (params._meta !== undefined) call._meta = params._meta;
+  tasks(state).set(task.taskId, { upstream: route.upstream, params: call });
   return created;
 }
 

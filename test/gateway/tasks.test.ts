@@ -15,7 +15,7 @@ import { eventually, gatewayArgv, SERVERS, tempDir } from './helpers.js';
 
 const dir = tempDir();
 const config = join(dir, 'tasks.yaml');
-writeFileSync(config, 'upstreams:\n  - name: everything\n    command: ' + JSON.stringify(SERVERS.everything[0]) + '\n    args: ' + JSON.stringify(SERVERS.everything.slice(1)) + '\n    tools:\n      simulate-research-query:\n        effect: read\n');
+writeFileSync(config, 'upstreams:\n  - name: everything\n    command: ' + JSON.stringify(SERVERS.everything[0]) + '\n    args: ' + JSON.stringify(SERVERS.everything.slice(1)) + '\n    tools:\n      simulate-research-query:\n        effect: read\n      echo:\n        effect: read\n');
 const clients: Client[] = [];
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => undefined);
@@ -53,5 +53,16 @@ describe('task-augmented calls through the gateway', () => {
     const client = await connect();
     await expect(client.request({ method: 'tools/call', params: { name: 'simulate-research-query', arguments: { topic: 'x' }, task: {} } }, ResultSchema)).rejects.toThrow(/cannot run as a task/);
     await expect(client.request({ method: 'tasks/get', params: { taskId: 'not-mine' } }, ResultSchema)).rejects.toThrow(/Unknown task/);
+  }, 60_000);
+
+  it('refuses the bare answer of an upstream that ran a task-augmented call at once, and serves the call without task', async () => {
+    const client = await connect(config);
+    const call = client.request({ method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' }, task: { ttl: 60_000 } } }, ResultSchema);
+    // The SDK client in the gateway refuses the bare answer already; the gateway's own check
+    // backs it for upstream clients that would not.
+    await expect(call).rejects.toThrow(/Invalid task creation result|answered without creating a task/);
+    // The same read without `task` goes through the pipeline as usual.
+    const plain = await client.request({ method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' } } }, CallToolResultSchema);
+    expect((plain._meta as Record<string, unknown> | undefined)?.[ENVELOPE_META_KEY]).toMatchObject({ status: 'succeeded' });
   }, 60_000);
 });
