@@ -14,7 +14,7 @@ const own = process.env['TRC_PG_URL'] === undefined ? await startThrowawayPostgr
 const pgUrl = own?.url ?? process.env['TRC_PG_URL'] ?? '';
 const d = await startDeployment({ pgUrl, instances: 3, principal: 'campaign-user', leaseMs: 1500, timeoutMs: 4000 });
 try {
-  const r = await runFaultCampaign(d, { writes: WRITES, pgUrl, concurrency: 12, killEveryMs: 1500, log: (line) => console.log(line) });
+  const r = await runFaultCampaign(d, { writes: WRITES, pgUrl, concurrency: 12, killEveryWrites: 250, log: (line) => console.log(line) });
   console.log(`\n${r.writes} writes in ${r.seconds.toFixed(0)} s (${(r.writes / r.seconds).toFixed(1)} writes/s with faults), ${r.kills} SIGKILLs`);
   console.log(`final statuses: ${JSON.stringify(r.statuses)}; retries after a dead instance: ${r.transportRetries}, after an in-flight refusal: ${r.inFlightRetries}`);
   const checks: [string, number][] = [

@@ -48,7 +48,7 @@ export interface ExecutorOptions {
   /**
    * Leases on the ledger entries of writes, so executors (gateway instances) sharing one store
    * never run the same write twice and take over a dead one's entries once its lease expired
-   * (default on: a fresh instance id, 10 s). `false`: entries carry no lease (one process only).
+   * (default on: a fresh instance id; per write twice its deadline plus 1 s, within 3–10 s). `false`: entries carry no lease (one process only).
    * @example createExecutor({ tools, store, lease: { instanceId: 'gw-1', ttlMs: 5000 } })
    */
   readonly lease?: LeaseOptions | false;

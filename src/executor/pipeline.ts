@@ -24,7 +24,7 @@ import { finalize, type StageContext, type Stages } from './stages.js';
 import { endCallSpan, spanAttempt, startCallSpan } from './telemetry.js';
 import type { Principal, ToolCall } from './types.js';
 import { outcomeName, runWrite } from './write-path.js';
-import { holdLease, type HeldLease, type LeaseConfig } from './write-lease.js';
+import { holdLease, leaseFor, type HeldLease, type LeaseConfig } from './write-lease.js';
 import type { LedgerEntry } from '../store/types.js';
 
 /** What the pipeline needs from its executor. */
@@ -300,7 +300,7 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
   if (rules.effect === 'write') {
     const key = c.idempotency_key ?? idempotencyKey({ tool: rules.name, args: c.args, principal: principal.id, scope: c.scope ?? null });
     detail.execution.idempotency_key = key;
-    const lease = deps.lease === undefined ? undefined : holdLease(deps.store, deps.lease, callInfo.call_id, now);
+    const lease = deps.lease === undefined ? undefined : holdLease(deps.store, leaseFor(deps.lease, rules.timeoutMs), callInfo.call_id, now);
     const w = await runWrite({ store: deps.store, now, maxAttempts: deps.maxAttempts, memoryPolicy: deps.memoryPolicy }, { rules, invoker: watched, args: c.args, call: callInfo, principal, key, signal: options.signal, notes, lease });
     external = w.external;
     Object.assign(detail.execution, { attempts: w.attempts, timings_ms: w.timings, outcome: w.outcome, classification: w.classification, effect_position: w.effectPosition, reconciliation_state: w.reconciliationState });

@@ -14,7 +14,7 @@ import { isoAt } from './iso-time.js';
 export interface LeaseOptions {
   /** This process's id in lease owners (default `<host>/<pid>/<random>`). */
   readonly instanceId?: string;
-  /** How long a lease lasts unrenewed; renewed every third of it (default 10 s). */
+  /** How long a lease lasts unrenewed; renewed every third of it (default: per write, twice its deadline plus 1 s, within 3–10 s). */
   readonly ttlMs?: number;
 }
 
@@ -22,6 +22,25 @@ export interface LeaseOptions {
 export interface LeaseConfig {
   readonly instanceId: string;
   readonly ttlMs: number;
+  /** The duration was configured: every write leases for exactly that long. */
+  readonly fixed?: boolean;
+}
+
+/** Shortest default lease (renewed every second). */
+const MIN_DEFAULT_LEASE_MS = 3_000;
+
+/**
+ * The lease of one write of a tool with deadline `timeoutMs`. By default a write leases for no
+ * longer than its attempt can run (twice the deadline plus a second, at least 3 s, at most
+ * {@link DEFAULT_LEASE_MS}): after a crash, the process that is restarted at once (an MCP
+ * host restarting its stdio gateway) takes a short tool's entry over in seconds, as it did
+ * before leases. A configured duration is used as it is.
+ * @example leaseFor(leaseConfig(), 1000).ttlMs // 3000
+ */
+export function leaseFor(config: LeaseConfig, timeoutMs: number): LeaseConfig {
+  if (config.fixed === true) return config;
+  const ttlMs = Math.min(config.ttlMs, Math.max(MIN_DEFAULT_LEASE_MS, 2 * timeoutMs + 1_000));
+  return ttlMs === config.ttlMs ? config : { ...config, ttlMs };
 }
 
 /** Default lease duration: long enough for a busy event loop, short enough to recover a dead instance's writes quickly. */
@@ -34,7 +53,7 @@ export const DEFAULT_LEASE_MS = 10_000;
 export function leaseConfig(options: LeaseOptions = {}): LeaseConfig {
   const ttlMs = options.ttlMs ?? DEFAULT_LEASE_MS;
   if (!Number.isFinite(ttlMs) || ttlMs < 100) throw new RangeError(`lease ttlMs must be a number ≥ 100, got ${String(ttlMs)}`);
-  return { instanceId: options.instanceId ?? `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`, ttlMs };
+  return { instanceId: options.instanceId ?? `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`, ttlMs, ...(options.ttlMs === undefined ? {} : { fixed: true }) };
 }
 
 /** A lease held for one call: the current lease, and whether renewal found it taken. */

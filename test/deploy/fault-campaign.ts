@@ -18,8 +18,11 @@ export interface CampaignOptions {
   readonly writes: number;
   /** Clients sending at the same time (default 8). */
   readonly concurrency?: number;
-  /** Kill an instance every this many ms on average (default 1500). */
-  readonly killEveryMs?: number;
+  /**
+   * Kill an instance every this many completed writes on average (default 250): tied to
+   * progress, not to time, so a fast (quiet) machine sees as many kills as a slow one.
+   */
+  readonly killEveryWrites?: number;
   readonly pgUrl: string;
   /** SIGKILL instances at random (default true; false: a plain load run, for the scale bench). */
   readonly kill?: boolean;
@@ -92,17 +95,32 @@ export async function runFaultCampaign(d: Deployment, options: CampaignOptions):
   let stop = false;
   let kills = 0;
 
-  // The killer: one instance at a time is SIGKILLed at a random moment, then started again.
+  // The killer: an instance is SIGKILLed every few hundred completed writes and started again
+  // in the background (restarting takes seconds; the campaign goes on meanwhile). At least one
+  // instance stays up, so the writes never stop.
+  const down = new Set<number>();
+  const restarts: Promise<void>[] = [];
   const killer = (async () => {
-    const every = options.killEveryMs ?? 1500;
+    const every = options.killEveryWrites ?? 250;
+    let at = Math.max(1, Math.floor(every * (0.5 + Math.random())));
     while (!stop && options.kill !== false) {
-      await sleep(Math.floor(every * (0.3 + Math.random() * 1.4)));
+      while (!stop && done < at) await sleep(20);
       if (stop) break;
-      const victim = Math.floor(Math.random() * d.instances.length);
+      const up = d.instances.map((_, i) => i).filter((i) => !down.has(i));
+      if (up.length <= 1) {
+        await sleep(20);
+        continue;
+      }
+      const victim = up[Math.floor(Math.random() * up.length)] as number;
+      down.add(victim);
       await d.kill(victim);
       kills++;
-      await sleep(Math.floor(Math.random() * 500));
-      await d.restart(victim);
+      restarts.push((async () => {
+        await sleep(Math.floor(Math.random() * 500));
+        await d.restart(victim);
+        down.delete(victim);
+      })());
+      at += Math.max(1, Math.floor(every * (0.5 + Math.random())));
     }
   })();
 
@@ -161,6 +179,7 @@ export async function runFaultCampaign(d: Deployment, options: CampaignOptions):
   await Promise.all(Array.from({ length: options.concurrency ?? 8 }, worker));
   stop = true;
   await killer;
+  await Promise.all(restarts);
   for (let i = 0; i < d.instances.length; i++) await d.restart(i);
   const seconds = (Date.now() - started) / 1000;
 

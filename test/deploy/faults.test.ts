@@ -16,7 +16,7 @@ afterAll(async () => {
 
 describe('fault campaign through nginx', () => {
   it('loses and duplicates nothing over 2,000 writes while instances are SIGKILLed and restarted', async () => {
-    const report = await runFaultCampaign(deployment, { writes: 2000, pgUrl, concurrency: 12, killEveryMs: 1500 });
+    const report = await runFaultCampaign(deployment, { writes: 2000, pgUrl, concurrency: 12, killEveryWrites: 250 });
     const summary = JSON.stringify(report);
     // The figures of the run (kills, retries, final statuses), for the CI log.
     console.log(`fault campaign: ${summary}`);
