@@ -7,72 +7,12 @@
  * building is decided by cheap signs counted in {@link viewSigns}.
  */
 
-/**
- * A derived text and where each of its units came from; `starts`/`ends` are empty when each
- * unit stays where it was (`identity`). A view that changes nothing returns the very string it
- * was given, so the caller can skip it with one comparison.
- */
-export interface TextView {
-  readonly text: string;
-  readonly starts: Uint32Array;
-  readonly ends: Uint32Array;
-  readonly identity?: boolean;
-}
+import { Builder, unchanged, sameLength, UTF16, isLower, isUpper, isLetter, isDigit, isHex, type TextView } from './view-builder.js';
+export type { TextView } from './view-builder.js';
+export { unescapedView } from './escape-view.js';
 
 /** Names of the candidate decodings, as reported in a span's `via`. */
 export type ViewName = 'rot13' | 'reversed' | 'reversed-words' | 'leet' | 'pig-latin' | 'despaced' | 'untagged' | 'unescaped';
-
-class Builder {
-  private units = new Uint16Array(64);
-  private s = new Uint32Array(64);
-  private e = new Uint32Array(64);
-  private n = 0;
-  private changed = false;
-  constructor(private readonly source: string) {}
-  /** The source's character at `i`, unchanged. */
-  same(i: number): void {
-    this.put(this.source[i] as string, i, i + 1);
-  }
-  /** Drop source characters (the result differs from the source). */
-  drop(): void {
-    this.changed = true;
-  }
-  /** `chunk` in place of the source's [start, end). */
-  push(chunk: string, start: number, end: number): void {
-    this.changed = true;
-    this.put(chunk, start, end);
-  }
-  private put(chunk: string, start: number, end: number): void {
-    if (this.n + chunk.length > this.units.length) {
-      const cap = Math.max(this.units.length * 2, this.n + chunk.length);
-      const u = new Uint16Array(cap); u.set(this.units); this.units = u;
-      const s = new Uint32Array(cap); s.set(this.s); this.s = s;
-      const e = new Uint32Array(cap); e.set(this.e); this.e = e;
-    }
-    for (let i = 0; i < chunk.length; i++) {
-      this.units[this.n] = chunk.charCodeAt(i);
-      this.s[this.n] = start;
-      this.e[this.n] = end;
-      this.n++;
-    }
-  }
-  done(): TextView {
-    if (!this.changed) return unchanged(this.source);
-    return { text: UTF16.decode(this.units.subarray(0, this.n)), starts: this.s.slice(0, this.n), ends: this.e.slice(0, this.n) };
-  }
-}
-
-const NO_MAP = new Uint32Array(0);
-const unchanged = (text: string): TextView => ({ text, starts: NO_MAP, ends: NO_MAP, identity: true });
-const sameLength = (units: Uint16Array): TextView => ({ text: UTF16.decode(units), starts: NO_MAP, ends: NO_MAP, identity: true });
-
-const UTF16 = new TextDecoder('utf-16le');
-
-const isLower = (c: number): boolean => c >= 0x61 && c <= 0x7a;
-const isUpper = (c: number): boolean => c >= 0x41 && c <= 0x5a;
-const isLetter = (c: number): boolean => isLower(c) || isUpper(c);
-const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
-const isHex = (c: number): boolean => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
 
 /** Cheap counts deciding which views to build (the tokenizer counts the word-level signs). */
 export interface ViewSigns {
@@ -333,89 +273,6 @@ export function untaggedView(text: string): TextView {
         if (!INLINE_TAGS.has(text.slice(nameStart, nameEnd).toLowerCase())) b.push(' ', i, j + 1);
         else b.drop();
         i = j + 1;
-        continue;
-      }
-    }
-    b.same(i);
-    i++;
-  }
-  return b.done();
-}
-
-const NAMED_ENTITIES: Readonly<Record<string, string>> = {
-  lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: ' ', sol: '/', colon: ':', lpar: '(', rpar: ')',
-  lsqb: '[', rsqb: ']', lbrack: '[', rbrack: ']', lcub: '{', rcub: '}', vert: '|', excl: '!', quest: '?',
-  period: '.', comma: ',', semi: ';', equals: '=', num: '#', dollar: '$', percnt: '%', ast: '*', plus: '+',
-  hyphen: '-', dash: '-', lowbar: '_', bsol: '\\', grave: '`', tab: '\t', newline: '\n',
-};
-
-function hexValue(text: string, from: number, len: number): number {
-  let v = 0;
-  for (let k = from; k < from + len; k++) {
-    const c = text.charCodeAt(k);
-    if (!isHex(c)) return -1;
-    v = v * 16 + (isDigit(c) ? c - 0x30 : (c | 0x20) - 0x61 + 10);
-  }
-  return v;
-}
-
-const UTF8 = new TextDecoder('utf-8');
-/** A character that may begin an escape this view decodes. */
-const ESCAPE_SIGN = /[%&\\]/;
-
-/**
- * URL percent-escapes (UTF-8), HTML numeric and common named entities, and `\uXXXX`, `\u{…}`,
- * `\xXX` escapes decoded one level; decode again for nested escapes.
- */
-export function unescapedView(text: string): TextView {
-  // Most text has no escape at all: one native scan instead of a builder's three buffers.
-  if (!ESCAPE_SIGN.test(text)) return unchanged(text);
-  const b = new Builder(text);
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === 0x25 && hexValue(text, i + 1, 2) >= 0) {
-      // A run of %XX bytes decodes as UTF-8 together.
-      const bytes: number[] = [];
-      const s = i;
-      while (i < n && text.charCodeAt(i) === 0x25 && hexValue(text, i + 1, 2) >= 0) { bytes.push(hexValue(text, i + 1, 2)); i += 3; }
-      b.push(UTF8.decode(Uint8Array.from(bytes)), s, i);
-      continue;
-    }
-    if (c === 0x26) {
-      let j = i + 1;
-      const numeric = text.charCodeAt(j) === 0x23;
-      if (numeric) j++;
-      const hex = numeric && (text.charCodeAt(j) | 0x20) === 0x78;
-      if (hex) j++;
-      const s = j;
-      while (j < n && j - s < 8 && (hex ? isHex(text.charCodeAt(j)) : numeric ? isDigit(text.charCodeAt(j)) : isLetter(text.charCodeAt(j)))) j++;
-      if (j > s && (text.charCodeAt(j) === 0x3b || numeric)) {
-        const body = text.slice(s, j);
-        const cp = numeric ? Number.parseInt(body, hex ? 16 : 10) : -1;
-        const decoded = numeric ? (cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : undefined) : NAMED_ENTITIES[body.toLowerCase()];
-        if (decoded !== undefined) {
-          const end = text.charCodeAt(j) === 0x3b ? j + 1 : j;
-          b.push(decoded, i, end);
-          i = end;
-          continue;
-        }
-      }
-    }
-    if (c === 0x5c) {
-      const kind = text.charCodeAt(i + 1);
-      let cp = -1;
-      let end = i;
-      if (kind === 0x75 && text.charCodeAt(i + 2) === 0x7b) {
-        let j = i + 3;
-        while (j < n && j - i < 10 && isHex(text.charCodeAt(j))) j++;
-        if (text.charCodeAt(j) === 0x7d && j > i + 3) { cp = hexValue(text, i + 3, j - i - 3); end = j + 1; }
-      } else if (kind === 0x75) { cp = hexValue(text, i + 2, 4); end = i + 6; }
-      else if (kind === 0x78) { cp = hexValue(text, i + 2, 2); end = i + 4; }
-      if (cp >= 0 && cp <= 0x10ffff) {
-        b.push(String.fromCodePoint(cp), i, end);
-        i = end;
         continue;
       }
     }
