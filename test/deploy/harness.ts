@@ -6,8 +6,9 @@
  * front of the counting upstream (fixtures/counting-server.mjs), whose effects land in one
  * PostgreSQL table so duplicates show.
  *
- * The principal is a parameter (`principal`, the gateway config's): until the OAuth resource
- * server lands it is the configured principal; then tokens replace it.
+ * Who calls: without `oauth`, every call runs as the configured `principal`; with it, each
+ * instance is an OAuth resource server for tokens of that issuer whose audience is nginx's
+ * public URL (`Deployment.url`), and the principal is each token's issuer + subject.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -43,6 +44,8 @@ export interface DeploymentOptions {
   readonly timeoutMs?: number;
   /** Delay of each effect in the counting upstream (widens the window a SIGKILL can hit). */
   readonly chargeDelayMs?: number;
+  /** Authenticate callers with tokens of this issuer (TRC_OAUTH_ISSUER); the resource is `url`. */
+  readonly oauth?: { readonly issuer: string };
 }
 
 /** One gateway instance. */
@@ -56,7 +59,7 @@ export interface Instance {
 
 /** A running deployment. */
 export interface Deployment {
-  /** nginx's MCP endpoint. */
+  /** nginx's MCP endpoint (with `oauth`, the resource tokens must name as their audience). */
   readonly url: string;
   readonly instances: readonly Instance[];
   readonly schema: string;
@@ -155,8 +158,11 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
   const tag = randomBytes(5).toString('hex');
   const schema = `trc_deploy_${tag}`;
   const table = `effects_${tag}`;
+  // nginx's port is chosen first: with OAuth it is part of the resource every instance checks.
+  const nginxPort = await freePort();
+  const publicUrl = `http://127.0.0.1:${nginxPort}/mcp`;
   const config = {
-    principal: options.principal ?? 'deploy-user',
+    ...(options.oauth === undefined ? { principal: options.principal ?? 'deploy-user' } : {}),
     defaults: { effect: 'read', timeout_ms: options.timeoutMs ?? 5000 },
     upstreams: [{
       name: 'counter',
@@ -174,15 +180,25 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
   const admin = new pg.Pool({ connectionString: options.pgUrl, max: 1 });
   const stores: Store[] = [];
   const instances: Instance[] = [];
+  const taken = new Set([nginxPort]);
   for (let i = 0; i < n; i++) {
-    const port = await freePort();
+    let port = await freePort();
+    // A port freed and asked for again can come back: every process needs its own.
+    while (taken.has(port)) port = await freePort();
+    taken.add(port);
     instances.push({ id: `gw-${i + 1}`, port, url: `http://127.0.0.1:${port}`, proc: null, stderr: [] });
   }
   const start = (inst: Instance): void => {
     const proc = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/bin.ts'), 'gateway', '--config', configPath, '--http', String(inst.port), '--store', options.pgUrl], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, TRC_PG_SCHEMA: schema, TRC_INSTANCE_ID: inst.id, TRC_LEASE_MS: String(options.leaseMs ?? 2000) },
+      env: {
+        ...process.env,
+        TRC_PG_SCHEMA: schema,
+        TRC_INSTANCE_ID: inst.id,
+        TRC_LEASE_MS: String(options.leaseMs ?? 2000),
+        ...(options.oauth === undefined ? {} : { TRC_OAUTH_ISSUER: options.oauth.issuer, TRC_OAUTH_RESOURCE: publicUrl }),
+      },
     });
     inst.stderr = [];
     proc.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -198,7 +214,6 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
   for (const inst of instances.slice(1)) start(inst);
   await Promise.all(instances.slice(1).map(ready));
 
-  const nginxPort = await freePort();
   for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub), { recursive: true });
   writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, nginxPort, instances));
   const nginx = spawn(nginxBinary(), ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -211,7 +226,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     else proc.once('exit', () => resolve());
   });
   return {
-    url: `http://127.0.0.1:${nginxPort}/mcp`,
+    url: publicUrl,
     instances,
     schema,
     table,
