@@ -188,7 +188,7 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
       if (identity === null || req.method !== 'POST') return known.transport.handleRequest(req, res);
       const parsed = await readJson(req);
       if (parsed === undefined) return rpcError(res, 400, 'Parse error: the body is not JSON (or larger than 4 MiB)', -32700);
-      const denied = await scopeRefusal(door, identity, parsed, (name) => known.session.toolRules(name));
+      const denied = await scopeRefusal(door, identity, parsed, async () => known.session);
       if (denied !== null) return refusal(res, denied);
       return known.transport.handleRequest(req, res, parsed);
     }
@@ -200,7 +200,7 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
       const webRequest = toWebRequest(req, req.socket.localPort ?? listen.port);
       if (await isModernRequest(webRequest, body)) {
         // Stateless: the principal comes from this request's token, every time.
-        const denied = identity === null ? null : await scopeRefusal(door, identity, body, async (name) => (await modern.session(identity.principal)).toolRules(name));
+        const denied = identity === null ? null : await scopeRefusal(door, identity, body, () => modern.session(identity.principal));
         if (denied !== null) return refusal(res, denied);
         return sendWebResponse(res, await modern.fetch(webRequest, body, identity?.principal));
       }
@@ -278,17 +278,25 @@ function metadata(req: IncomingMessage, res: ServerResponse, door: ResourceServe
 
 /**
  * The 403 for the first `tools/call` in `body` (one message or a batch) whose tool needs a scope
- * the caller lacks, else null. The tool's effect comes from the rules its call would run with.
+ * the caller lacks, else null. The tool's effect comes from the rules its call would run with,
+ * and the refused call is run through the session's pipeline as refused, so it is audited.
  */
-async function scopeRefusal(door: ResourceServer | null, identity: Identity, body: unknown, rulesOf: (name: string) => Promise<{ readonly effect: 'read' | 'write' } | null>): Promise<Refusal | null> {
+async function scopeRefusal(door: ResourceServer | null, identity: Identity, body: unknown, sessionOf: () => Promise<GatewaySession>): Promise<Refusal | null> {
   if (door === null) return null;
   for (const message of Array.isArray(body) ? body : [body]) {
-    const m = message as { method?: unknown; params?: { name?: unknown } } | null;
+    const m = message as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
     if (m === null || typeof m !== 'object' || m.method !== 'tools/call' || typeof m.params?.name !== 'string') continue;
-    const rules = await rulesOf(m.params.name);
+    const session = await sessionOf();
+    const rules = await session.toolRules(m.params.name);
     // An unknown tool is the session's to answer (-32602), as without authorization.
     const denied = rules === null ? null : door.authorizeTool(identity, { name: m.params.name, effect: rules.effect });
-    if (denied !== null) return denied;
+    if (denied === null) continue;
+    const args = m.params.arguments;
+    await session.recordRefused(
+      { name: m.params.name, arguments: args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {} },
+      { category: 'authorization', code: 'INSUFFICIENT_SCOPE', message: denied.message, retryable: false, action: 'request_authorization', kind: 'execution' },
+    );
+    return denied;
   }
   return null;
 }

@@ -33,12 +33,12 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { forwardRequest, RelayedRpcError, relayError, type ForwardExtra } from './forward.js';
-import { isTrcError as isError } from '../contract/index.js';
+import { isTrcError as isError, type ErrorInfo } from '../contract/index.js';
 import { namespaceBlockUri, namespacedUri, namespaceItems, upstreamUri } from './routing.js';
 import { track, type GatewayOptions, type SessionState } from './session-state.js';
 import { connectAll, refreshToolRoutes, vetListed } from './session-upstreams.js';
 import { CALL_SCOPED_NOTIFICATIONS, relatedRequestOf, type RequestId } from './related-requests.js';
-import { callTool, toolRulesOf } from './tool-call.js';
+import { callTool, recordRefusedCall, toolRulesOf } from './tool-call.js';
 import { startTask, taskHandlers, TASKS_CAPABILITY } from './tasks.js';
 import { HANDLE_ERROR_CODES, RESOURCE_URI_PREFIX, flushAudit, openResource, vetInstructions, type ToolRules } from '../executor/index.js';
 import type { UpstreamConnection } from './upstream.js';
@@ -48,6 +48,8 @@ export interface GatewaySession {
   readonly principal: string;
   /** The rules a call of the exposed tool `name` would run with (null: no such tool), e.g. for the HTTP door's scope check. */
   toolRules(name: string): Promise<ToolRules | null>;
+  /** Record a call refused before it reached the session (the HTTP door's scope check): audited, never run. */
+  recordRefused(params: { name: string; arguments?: Record<string, unknown> | undefined }, error: ErrorInfo): Promise<void>;
   readonly sessionId: string;
   readonly server: Server;
   /** Resolves when the client side closed and every upstream of the session was shut down. */
@@ -277,6 +279,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
     sessionId,
     server,
     toolRules: (name) => toolRulesOf(state, name),
+    recordRefused: (params, error) => recordRefusedCall(state, params, error),
     done,
     async close() {
       await server.close().catch(() => undefined);

@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ENVELOPE_META_KEY, createExecutor, idempotencyKey, writeBehindAuditSink, type Executor, type McpListing, type ToolRules } from '../executor/index.js';
+import { ENVELOPE_META_KEY, createExecutor, idempotencyKey, writeBehindAuditSink, type Executor, type Invoker, type McpListing, type ToolRules } from '../executor/index.js';
+import type { ErrorInfo } from '../contract/index.js';
 import { toMcpResult } from '../adapters/mcp/index.js';
 import { RelayedRpcError, type ForwardExtra } from './forward.js';
 import { upstreamInvoker } from './mcp-invoker.js';
@@ -123,6 +124,28 @@ function compiledRules(state: SessionState, route: ToolRoute, exposed: string): 
 export async function toolRulesOf(state: SessionState, name: string): Promise<ToolRules | null> {
   const route = await resolveTool(state, name);
   return route === null ? null : compiledRules(state, route, name);
+}
+
+/** The invoker of a refused call: the pipeline refuses before any attempt, so it is never asked. */
+const NOT_INVOKED: Invoker = {
+  attempt: () => Promise.reject(new Error('a refused call is never invoked')),
+};
+
+/**
+ * Run a `tools/call` the HTTP door refused (a token without the tool's scope) through the
+ * pipeline as refused: nothing reaches the upstream, and the call gets its audit record like any
+ * other, under the caller's principal. An unknown tool is not recorded: the session answers it.
+ * @example await recordRefusedCall(state, { name: 'pay__charge', arguments: args }, insufficientScope);
+ */
+export async function recordRefusedCall(state: SessionState, params: { name: string; arguments?: Record<string, unknown> | undefined }, error: ErrorInfo): Promise<void> {
+  const route = await resolveTool(state, params.name);
+  if (route === null) return;
+  const rules = compiledRules(state, route, params.name);
+  const executor = gatewayExecutor(state.options);
+  await executor.run(rules, NOT_INVOKED, { call_id: `call_${randomUUID()}`, tool_name: params.name, args: params.arguments ?? {} }, { id: state.principal }, {
+    refused: error,
+    edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, upstream: route.upstream.config.name, upstream_tool: route.name, effect_source: rules.effectSource, refused_at: 'http_door' },
+  });
 }
 
 /** The client's `_meta` as forwarded upstream: the gateway's own keys out, the idempotency key in. */

@@ -159,6 +159,19 @@ describe('the principal of a valid token', () => {
     expect((await reader.callTool({ name: 'list_notes', arguments: {} })).isError).not.toBe(true);
     const noReports = await clientAs(await tokenFor('reader2', 'mcp'));
     await expect(noReports.callTool({ name: 'big_report', arguments: {} })).rejects.toThrow(/needs scope reports/u);
+    // Each refusal is audited as its caller's call, failed and never run: nothing reached the upstream.
+    const readerPrincipal = `oauth:${encodeURIComponent(issuer.url)}:reader`;
+    const refusedOf = async () => (await store.listAudit({ tool: 'add_note' })).filter((r) => r.principal === readerPrincipal);
+    await eventually(async () => (await refusedOf()).length >= 2);
+    for (const record of await refusedOf()) {
+      expect(record.status).toBe('failed');
+      const detail = record.detail as { execution: { outcome: string; classification: { code: string } }; edge: { refused_at: string } };
+      expect(detail.execution.classification.code).toBe('INSUFFICIENT_SCOPE');
+      expect(detail.execution.outcome).toBe('not_run');
+      expect(detail.edge.refused_at).toBe('http_door');
+    }
+    const notes = await (await clientAs(await tokenFor('alice'))).callTool({ name: 'list_notes', arguments: {} });
+    expect(JSON.stringify(notes.content)).not.toContain('"x"');
   });
 
   it("serves a handle to its owner in another session and refuses it to another user", async () => {
