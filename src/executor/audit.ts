@@ -195,22 +195,31 @@ export interface ReconciledCallInput {
   readonly finishedAt: string;
 }
 
+/** What a record made from a ledger entry says beyond the entry and the envelope. */
+export interface LedgerRecordInput {
+  readonly entry: LedgerEntry;
+  readonly envelope: Envelope;
+  readonly callId: string;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly ledgerState: string;
+  readonly effectPosition: EffectPosition;
+  readonly reconciliationState: string | null;
+  readonly notes: ReturnType<typeof newNotes>;
+}
+
 /**
- * The audit record of a write whose process stopped before recording it, made from its ledger
- * entry (written before the request was sent) and the outcome its reconciliation found.
- * @example await store.appendAudit(reconciledCallRecord({ entry, envelope, byCallId: 'call_2', finishedAt }));
+ * The audit record of a reconciliation, made from the write's ledger entry (written before the
+ * request was sent): a stopped call's own record, or a recovery pass's.
  */
-export function reconciledCallRecord(input: ReconciledCallInput): AuditRecord {
+export function ledgerAuditRecord(input: LedgerRecordInput): AuditRecord {
   const { entry, envelope } = input;
-  const notes = newNotes();
-  notes.execution.push(`the process running this call stopped before it was recorded; call ${input.byCallId} reconciled key ${entry.key} (was ${entry.state})`);
-  const state = envelope.status === 'succeeded' || envelope.status === 'partial' ? 'succeeded' : envelope.status === 'unknown' ? 'unknown' : 'failed';
   return buildAuditRecord({
-    callId: entry.callId,
+    callId: input.callId,
     tool: entry.tool,
     principal: entry.principal,
     argsDigest: entry.argsDigest,
-    startedAt: entry.createdAt,
+    startedAt: input.startedAt,
     finishedAt: input.finishedAt,
     envelope,
     detail: {
@@ -221,12 +230,35 @@ export function reconciledCallRecord(input: ReconciledCallInput): AuditRecord {
         outcome: 'reconciled',
         classification: envelope.error ? { category: envelope.error.category, code: envelope.error.code, kind: envelope.error.kind ?? null } : null,
         idempotency_key: entry.key,
-        ledger_state: state,
-        effect_position: envelope.status === 'unknown' ? 'unknown' : envelope.side_effect.occurred ? 'executed_response_lost' : 'none',
-        reconciliation_state: envelope.reconciliation?.state ?? null,
+        ledger_state: input.ledgerState,
+        effect_position: input.effectPosition,
+        reconciliation_state: input.reconciliationState,
       },
       contract: { valid: true, replaced: false, findings: [] },
     },
+    notes: input.notes,
+  });
+}
+
+/**
+ * The audit record of a write whose process stopped before recording it, made from its ledger
+ * entry (written before the request was sent) and the outcome its reconciliation found.
+ * @example await store.appendAudit(reconciledCallRecord({ entry, envelope, byCallId: 'call_2', finishedAt }));
+ */
+export function reconciledCallRecord(input: ReconciledCallInput): AuditRecord {
+  const { entry, envelope } = input;
+  const notes = newNotes();
+  notes.execution.push(`the process running this call stopped before it was recorded; call ${input.byCallId} reconciled key ${entry.key} (was ${entry.state})`);
+  const state = envelope.status === 'succeeded' || envelope.status === 'partial' ? 'succeeded' : envelope.status === 'unknown' ? 'unknown' : 'failed';
+  return ledgerAuditRecord({
+    entry,
+    envelope,
+    callId: entry.callId,
+    startedAt: entry.createdAt,
+    finishedAt: input.finishedAt,
+    ledgerState: state,
+    effectPosition: envelope.status === 'unknown' ? 'unknown' : envelope.side_effect.occurred ? 'executed_response_lost' : 'none',
+    reconciliationState: envelope.reconciliation?.state ?? null,
     notes,
   });
 }

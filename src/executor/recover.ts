@@ -7,7 +7,7 @@
 import { digest, type Envelope } from '../contract/index.js';
 import { confirmedEnvelope, settleWrite, unknownEnvelope } from '../effects/index.js';
 import type { LedgerEntry, LedgerState, Store } from '../store/types.js';
-import { buildAuditRecord, newNotes, reconciledCallRecord } from './audit.js';
+import { ledgerAuditRecord, newNotes, reconciledCallRecord } from './audit.js';
 import type { ToolDefinition } from './define-tool.js';
 import type { Invoker } from './invoker.js';
 import { lookupKey, reconcileContext } from './write-path.js';
@@ -97,28 +97,15 @@ async function reconcileClaimed(input: RecoverInput, entry: LedgerEntry, tool: T
   await settleWrite(input.store, entry.key, { state: after, envelope, attempts: Math.max(1, entry.attempts), now: iso(input.now()), release: true });
   const n = (await input.store.listAudit({ tool: entry.tool })).filter((r) => r.callId.startsWith(`${entry.callId}#reconcile-`)).length;
   await input.store.appendAudit(
-    buildAuditRecord({
+    ledgerAuditRecord({
+      entry,
+      envelope,
       callId: `${entry.callId}#reconcile-${n + 1}`,
-      tool: entry.tool,
-      principal: entry.principal,
-      argsDigest: entry.argsDigest,
       startedAt,
       finishedAt: iso(input.now()),
-      envelope,
-      detail: {
-        call: { tool_known: true, args_valid: null, args_findings: [], authorization: 'not_reached' },
-        execution: {
-          attempts: entry.attempts,
-          timings_ms: [],
-          outcome: 'reconciled',
-          classification: envelope.error ? { category: envelope.error.category, code: envelope.error.code, kind: envelope.error.kind ?? null } : null,
-          idempotency_key: entry.key,
-          ledger_state: after,
-          effect_position: result === 'confirmed_present' ? 'executed_response_lost' : 'unknown',
-          reconciliation_state: result,
-        },
-        contract: { valid: true, replaced: false, findings: [] },
-      },
+      ledgerState: after,
+      effectPosition: result === 'confirmed_present' ? 'executed_response_lost' : 'unknown',
+      reconciliationState: result,
       notes,
     }),
   );
