@@ -34,6 +34,8 @@ interface Entry {
   readonly asks: Map<string, Ask>;
   nextKey: number;
   readonly abort: AbortController;
+  /** Set once the upstream acknowledged `tasks/cancel`: the task is cancelled for good. */
+  cancelled: boolean;
 }
 
 /** The task side of one 2026 endpoint. */
@@ -79,7 +81,7 @@ export function modernTasks(rounds: InputRounds, send: Send): ModernTasks {
       }
       const task = created['task'] as Record<string, unknown> | undefined;
       if (typeof task?.['taskId'] !== 'string') throw new ProtocolError(-32603, 'the upstream did not create a task');
-      const entry: Entry = { taskId: task['taskId'], principal, seed: task, settled: null, asks: new Map(), nextKey: 0, abort: new AbortController() };
+      const entry: Entry = { taskId: task['taskId'], principal, seed: task, settled: null, asks: new Map(), nextKey: 0, abort: new AbortController(), cancelled: false };
       entries.set(entry.taskId, entry);
       forget();
       // The result is asked for at once: what the upstream needs meanwhile arrives during this
@@ -95,6 +97,9 @@ export function modernTasks(rounds: InputRounds, send: Send): ModernTasks {
     async get(principal, taskId) {
       const entry = own(principal, taskId);
       const base = { resultType: 'complete', ...modernTask(entry.seed) };
+      // Cancelled is terminal: whatever the abandoned `tasks/result` then settles with (an
+      // error, on most servers) is not the task's outcome.
+      if (entry.cancelled) return { ...base, status: 'cancelled' };
       if (entry.settled?.ok === true) return { ...base, status: 'completed', result: withoutRelated(entry.settled.value) };
       if (entry.settled?.ok === false) {
         const e = entry.settled.error as { code?: unknown; message?: unknown; data?: unknown };
@@ -122,8 +127,15 @@ export function modernTasks(rounds: InputRounds, send: Send): ModernTasks {
       return { resultType: 'complete' };
     },
     async cancel(principal, taskId) {
-      own(principal, taskId);
+      const entry = own(principal, taskId);
+      // A task that already ended is the upstream's to refuse (an error, relayed as such).
       await send('tasks/cancel', { taskId }, AbortSignal.timeout(30_000)).result;
+      entry.cancelled = true;
+      // Nothing more is asked or awaited for it: open input requests are refused, the pending
+      // `tasks/result` is abandoned (so the entry settles and can be forgotten).
+      for (const ask of entry.asks.values()) ask.reject(new Error('the task was cancelled'));
+      entry.asks.clear();
+      entry.abort.abort(new Error('the task was cancelled'));
       return { resultType: 'complete' };
     },
     close() {

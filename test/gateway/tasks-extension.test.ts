@@ -94,7 +94,14 @@ describe('the tasks extension for 2026-07-28 clients', () => {
     const taskId = created.result?.['taskId'] as string;
     const cancelled = await rpc('tasks/cancel', { taskId }, taskId);
     expect(cancelled.error).toBeUndefined();
-    await eventually(async () => (await rpc('tasks/get', { taskId }, taskId)).result?.['status'] === 'cancelled', 30_000);
+    // Cancelled is terminal, before and after the upstream's own loop has noticed it (one
+    // 1 s stage) and the abandoned result request has settled.
+    expect((await rpc('tasks/get', { taskId }, taskId)).result?.['status']).toBe('cancelled');
+    await new Promise((r) => setTimeout(r, 2500));
+    expect((await rpc('tasks/get', { taskId }, taskId)).result?.['status']).toBe('cancelled');
+    // Cancelling it again is the upstream's to refuse: an error, never a crash.
+    const again = await rpc('tasks/cancel', { taskId }, taskId);
+    expect(again.error?.code).toBeTypeOf('number');
   }, 90_000);
 
   it('answers an ordinary result for a tool its upstream does not run as a task', async () => {
