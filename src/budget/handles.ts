@@ -3,8 +3,7 @@
  * minted them, expiring, and re-checked on every read. They encode nothing; the store maps
  * them to what they name.
  */
-import { randomBytes } from 'node:crypto';
-import { TrcError } from '../contract/index.js';
+import { TrcError, randomId } from '../contract/index.js';
 import type { HandleRecord, ResourceMeta, Store } from '../store/types.js';
 
 /** Stable error codes of handle reads. */
@@ -25,11 +24,11 @@ export const DEFAULT_HANDLE_TTL_MS = 24 * 60 * 60 * 1000;
 const HANDLE_SHAPE = /^[\w-]{22}$/;
 
 /**
- * A fresh handle id: 16 random bytes, base64url (22 characters).
+ * A fresh handle id: 16 random bytes, base64url (22 characters), never starting with "-".
  * @example newHandleId().length // 22
  */
 export function newHandleId(): string {
-  return randomBytes(16).toString('base64url');
+  return randomId();
 }
 
 /** What to bind a new handle to. */

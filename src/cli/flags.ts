@@ -24,7 +24,8 @@ export function usageMessage(error: unknown): string {
   const option = optionIn(message);
   switch (e.code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return `unknown option ${option}`;
+      // A short form is most often an argument that starts with "-" (an old handle, a number).
+      return /^-[^-]/u.test(option) ? `unknown option ${option} (an argument that starts with "-" goes after "--")` : `unknown option ${option}`;
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
       return `unexpected argument "${option}"`;
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':

@@ -45,6 +45,7 @@ export type { Finding, RuleId, Severity, ValidationResult } from './findings.js'
 export { resolvePointer, pointerResolves, parsePointer, formatPointer, escapePointerToken } from './pointer.js';
 export type { PointerResult, PointerFailure } from './pointer.js';
 export { canonicalJson, digest, sha256Hex } from './digest.js';
+export { randomId } from './random-id.js';
 export { createAjv2020 } from './ajv.js';
 export { TrcError, isTrcError } from './trc-error.js';
 export { succeeded, partial, failed, unknown, accepted, needsInput } from './builders.js';

@@ -1,11 +1,11 @@
 import { Buffer } from 'node:buffer';
+import { randomId } from '../contract/random-id.js';
 import type {
   AuditEncoding, AuditFilter, AuditRecord, HandleRecord, LedgerBegin, LedgerEntry, LedgerLease, LedgerState, ResourceMeta, ResourceWriter, StateEntry, RunEventEntry, Store,
 } from './types.js';
 import { createChunkedWriter } from './chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from './errors.js';
 import { decodeJson, encodeJson } from './json-column.js';
-import { newResourceId } from './resource-id.js';
 import { checkLimit, timestampMs } from './timestamps.js';
 
 /** Options of {@link createMemoryStore}. */
@@ -90,7 +90,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   return {
     async createResource(input): Promise<ResourceWriter> {
       open();
-      const id = newResourceId();
+      const id = randomId();
       const createdAt = new Date().toISOString();
       let chunks: Uint8Array[] = [];
       return createChunkedWriter(id, {

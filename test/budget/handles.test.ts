@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDLE_ERROR_CODES, fit, mintHandle, newHandleId, page, readHandle } from '../../src/budget/index.js';
-import { isTrcError, validate } from '../../src/contract/index.js';
+import { isTrcError, randomId, validate } from '../../src/contract/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { Store } from '../../src/store/types.js';
 import { readStored } from './helpers.js';
@@ -36,6 +36,13 @@ describe('handles', () => {
     const ids = new Set(Array.from({ length: 2000 }, newHandleId));
     expect(ids.size).toBe(2000);
     for (const id of ids) expect(Buffer.from(id, 'base64url')).toHaveLength(16);
+  });
+
+  it('never mints a handle or resource id (randomId) that starts with "-", which a command line reads as an option', () => {
+    // Without the redraw, one id in 64 starts with "-": 10,000 draws all miss it with chance (63/64)^10000.
+    const ids = Array.from({ length: 10_000 }, (_, i) => (i % 2 === 0 ? newHandleId() : randomId()));
+    expect(ids.filter((id) => id.startsWith('-'))).toEqual([]);
+    for (const id of ids) expect(id).toMatch(/^[\w-]{22}$/u);
   });
 
   it('lets the minting principal read its resource before expiry', async () => {

@@ -165,6 +165,13 @@ describe('trc page', () => {
     expect((await runInProcess(['page', 'no-such-cursor', '--principal', 'alice', '--store', store])).stderr).toContain('HANDLE_UNKNOWN');
   });
 
+  it('takes a cursor that starts with "-" after "--", and says so when it is given without', async () => {
+    const bare = await runInProcess(['page', '-Mq4cUuHh0bKQfVBXK5Gdw', '--principal', 'alice', '--store', store]);
+    expect([bare.code, bare.stderr.split('\n')[0]]).toEqual([2, 'trc page: unknown option -M (an argument that starts with "-" goes after "--")']);
+    const after = await runInProcess(['page', '--principal', 'alice', '--store', store, '--', '-Mq4cUuHh0bKQfVBXK5Gdw']);
+    expect([after.code, after.stderr.trim()]).toEqual([2, 'trc page: HANDLE_UNKNOWN: no such handle (it may never have existed)']);
+  });
+
   it('is named in the readable report of trc fit', async () => {
     const r = await runInProcess(['fit', '-', '--max-items', '20', '--principal', 'alice', '--store', store], { input: rows });
     expect(r.stdout).toMatch(/ {2}next page: trc page \S+ --principal alice/u);

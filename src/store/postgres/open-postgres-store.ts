@@ -1,9 +1,9 @@
 import type { AuditFilter, AuditRecord, HandleRecord, LedgerState, StateEntry, Store } from '../types.js';
+import { randomId } from '../../contract/random-id.js';
 import { asStoreError, guardStore } from '../backend-guard.js';
 import { createChunkedWriter } from '../chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from '../errors.js';
 import { decodeJson, encodeJson } from '../json-column.js';
-import { newResourceId } from '../resource-id.js';
 import { checkLimit, timestampMs } from '../timestamps.js';
 import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
 import { migratePostgres } from './migrations.js';
@@ -87,7 +87,7 @@ function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: n
   return {
     async createResource(input) {
       open();
-      const id = newResourceId();
+      const id = randomId();
       // The writer owns one connection and one transaction: chunks are invisible until COMMIT,
       // and a crash (or a dropped connection) rolls everything back without any cleanup pass.
       const client = await pool.connect();

@@ -1,9 +1,9 @@
 import type { AuditFilter, AuditRecord, HandleRecord, LedgerLease, LedgerState, Store } from '../types.js';
+import { randomId } from '../../contract/random-id.js';
 import { asStoreError, guardStore } from '../backend-guard.js';
 import { createChunkedWriter } from '../chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from '../errors.js';
 import { decodeJson, encodeJson } from '../json-column.js';
-import { newResourceId } from '../resource-id.js';
 import { checkLimit, timestampMs } from '../timestamps.js';
 import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
 import { openSqliteDatabase, type SqlDatabase, type SqliteDriverName } from './driver.js';
@@ -161,7 +161,7 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
   return {
     async createResource(input) {
       open();
-      const id = newResourceId();
+      const id = randomId();
       const writer = currentWriter();
       q.insertResource.run(id, input.principal, input.tool, input.mimeType, new Date().toISOString(), input.expiresAt, writer, Date.now());
       openWriters.add(id);
