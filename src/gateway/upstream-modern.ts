@@ -85,6 +85,7 @@ export async function connectModern(
   client.onerror = events.onerror;
   client.onclose = events.onclose;
   await client.connect(transport as never, { timeout: timeoutMs });
+  const subscription = await listenForChanges(client, events.onerror);
   const request = (async (req: { method: string; params?: Record<string, unknown> }, schema: unknown, options?: { signal?: AbortSignal; timeout?: number; maxTotalTimeout?: number }) => {
     try {
       return await client.request(req as never, schema as never, options as never);
@@ -97,13 +98,44 @@ export async function connectModern(
     client: {
       request,
       sendRootsListChanged: () => client.sendRootsListChanged(),
-      close: () => client.close(),
+      close: async () => {
+        await subscription?.close().catch(() => undefined);
+        await client.close();
+      },
     },
     serverCapabilities: (client.getServerCapabilities() ?? {}) as ServerCapabilities,
     serverInfo: client.getServerVersion() as Implementation | undefined,
     instructions,
     protocolVersion: client.getNegotiatedProtocolVersion() ?? version,
   };
+}
+
+/**
+ * A 2026 upstream announces list changes only on a `subscriptions/listen` stream: open one for
+ * every list it says can change, so its notifications reach the gateway as a 2025 upstream's
+ * unsolicited ones do (the client dispatches them to the same handlers). An upstream that
+ * refuses the stream still serves calls: the failure is reported, not thrown.
+ */
+async function listenForChanges(client: ModernClientLike, onerror: (error: Error) => void): Promise<{ close(): Promise<void> } | undefined> {
+  const caps = client.getServerCapabilities() ?? {};
+  const filter = {
+    ...(caps.tools?.listChanged === true ? { toolsListChanged: true } : {}),
+    ...(caps.prompts?.listChanged === true ? { promptsListChanged: true } : {}),
+    ...(caps.resources?.listChanged === true ? { resourcesListChanged: true } : {}),
+  };
+  if (Object.keys(filter).length === 0) return undefined;
+  try {
+    return await client.listen(filter);
+  } catch (error) {
+    onerror(error instanceof Error ? error : new Error(String(error)));
+    return undefined;
+  }
+}
+
+/** What {@link listenForChanges} needs of the v2 client. */
+interface ModernClientLike {
+  getServerCapabilities(): Partial<Record<'tools' | 'prompts' | 'resources', { listChanged?: boolean | undefined } | undefined>> | undefined;
+  listen(filter: Record<string, boolean>): Promise<{ close(): Promise<void> }>;
 }
 
 /** The v2 client's errors as the v1 client's, which the gateway's forwarding understands. */

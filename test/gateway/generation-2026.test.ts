@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENVELOPE_META_KEY, serveHttp, type GatewayConfig } from '../../src/gateway/index.js';
@@ -119,10 +119,24 @@ describe('upstreams that speak only 2026-07-28', () => {
     expect(client.getServerVersion()?.name).toBe('trc-modern-only-fixture');
     expect(client.getInstructions()).toContain('2026-07-28-only');
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['ask_name', 'echo']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['ask_name', 'echo', 'grow']);
     const result = await client.callTool({ name: 'echo', arguments: { message: 'across generations' } });
     expect(envelope(result)?.status).toBe('succeeded');
     expect(text(result)).toContain('across generations');
+  }, 60_000);
+
+  it("relays the upstream's list changes: the gateway listens for them and a 2025 client is told, and lists the new tool", async () => {
+    const url = await modernOnlyUrl();
+    const gw = await gateway({ upstreams: [{ name: 'modern', url }] });
+    let changed!: () => void;
+    const told = new Promise<void>((r) => (changed = r));
+    const client = await v1(gw.url, (c) => c.setNotificationHandler(ToolListChangedNotificationSchema, async () => changed()));
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('grown_1');
+    expect(text(await client.callTool({ name: 'grow', arguments: {} }))).toContain('added grown_1');
+    await Promise.race([told, new Promise((_, reject) => setTimeout(() => reject(new Error('no notifications/tools/list_changed within 20 s')), 20_000))]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('grown_1');
+    const grown = await client.callTool({ name: 'grown_1', arguments: {} });
+    expect(envelope(grown)?.status).toBe('succeeded');
   }, 60_000);
 
   it('is reached over stdio too (the refused handshake is retried on a fresh process)', async () => {
