@@ -20,6 +20,7 @@ import { relayError, RelayedRpcError } from './forward.js';
 import { startSession, type GatewaySession } from './session.js';
 import type { GatewayOptions } from './session-state.js';
 import { inputRounds, type InputRounds, type Started } from './input-rounds.js';
+import { listenSubscriptions, whenBodyEnds, type ListenSubscriptions } from './listen-subscriptions.js';
 import { modernTasks, TASK_PARAMS, TASKS_EXTENSION, type ModernTasks } from './modern-tasks.js';
 import type { RequestId } from './related-requests.js';
 
@@ -71,8 +72,8 @@ interface Inner {
   readonly tasks: ModernTasks;
   /** Each tool's `execution.taskSupport`, from the inner session's listing (cleared when it changes). */
   readonly taskSupport: (name: string) => Promise<string | undefined>;
-  /** Resource URIs this inner session subscribed upstream for listen streams. */
-  readonly subscribed: Set<string>;
+  /** Upstream resource subscriptions held for this principal's open listen streams. */
+  readonly subscriptions: ListenSubscriptions;
 }
 
 /** Multi-round-trip methods (2026-07-28): their upstream calls may ask the client for input. */
@@ -130,7 +131,11 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
         supports ??= listTaskSupport(send).catch(() => new Map());
         return (await supports).get(name);
       };
-      return { client, session, inflight, send, tasks: modernTasks(rounds, send), taskSupport, subscribed: new Set<string>() };
+      const subscriptions = listenSubscriptions(
+        async (uri) => (await client.request({ method: 'resources/subscribe', params: { uri } }, ResultSchema), true),
+        async (uri) => void (await client.request({ method: 'resources/unsubscribe', params: { uri } }, ResultSchema)),
+      );
+      return { client, session, inflight, send, tasks: modernTasks(rounds, send), taskSupport, subscriptions };
     })();
     inner.then(
       (ready) => {
@@ -213,19 +218,20 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
 
   return {
     async fetch(request, parsedBody, principal) {
+      const serve = () => handler.fetch(request, { parsedBody, ...(principal === undefined ? {} : { authInfo: { token: '', clientId: principal, scopes: [], extra: { [PRINCIPAL_KEY]: principal } } }) });
       // A listen stream that names resources: the principal's upstreams are subscribed to them
-      // first, so their updates flow (the subscriptions last as long as its inner session).
+      // first, so their updates flow, and unsubscribed when the last stream naming them ends.
       const uris = listenedUris(parsedBody);
-      if (uris.length > 0) {
-        const { client, subscribed } = await open(principal ?? fallback);
-        if (client.getServerCapabilities()?.resources?.subscribe === true) {
-          for (const uri of uris.filter((u) => !subscribed.has(u))) {
-            subscribed.add(uri);
-            await client.request({ method: 'resources/subscribe', params: { uri } }, ResultSchema).catch(() => subscribed.delete(uri));
-          }
-        }
+      if (uris.length === 0) return serve();
+      const { client, subscriptions } = await open(principal ?? fallback);
+      if (client.getServerCapabilities()?.resources?.subscribe !== true) return serve();
+      const release = await subscriptions.acquire(uris);
+      try {
+        return whenBodyEnds(await serve(), release);
+      } catch (error) {
+        release();
+        throw error;
       }
-      return handler.fetch(request, { parsedBody, ...(principal === undefined ? {} : { authInfo: { token: '', clientId: principal, scopes: [], extra: { [PRINCIPAL_KEY]: principal } } }) });
     },
     async session(principal) {
       return (await open(principal ?? fallback)).session;

@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ENVELOPE_META_KEY, serveHttp, type GatewayConfig } from '../../src/gateway/index.js';
 import { modernOnlyVersion } from '../../src/gateway/upstream-modern.js';
 import { createMemoryStore } from '../../src/store/index.js';
+import { eventually } from './helpers.js';
 
 const fixture = fileURLToPath(new URL('../conformance/fixtures/conformance-server.mjs', import.meta.url));
 const open: { close(): Promise<unknown> }[] = [];
@@ -205,5 +206,8 @@ describe('subscriptions/listen for a 2026-07-28 client', () => {
     // The listing after the change has the new tool.
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('grown_2');
+    // The stream closed, the gateway unsubscribes the upstream: nobody listens to note://a now.
+    await subscription.close();
+    await eventually(async () => !text(await client.callTool({ name: 'touch', arguments: {} })).includes('note://a'));
   }, 60_000);
 });
