@@ -27,6 +27,15 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ensureFreshDist } from './harness.js';
 
 ensureFreshDist();
+// The v1 SDK client's Streamable HTTP transport hands one transport-wide AbortSignal to every
+// POST, so with thousands of calls Node warns once per call past its listener limit. That is the
+// bench's client, not a proxy under test: count those warnings and say so once, at the end.
+let listenerWarnings = 0;
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (warning.name === 'MaxListenersExceededWarning') listenerWarnings++;
+  else console.error(`${warning.name}: ${warning.message}`);
+});
 const root = fileURLToPath(new URL('../', import.meta.url));
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const supergatewayBin = join(root, 'node_modules/supergateway/dist/index.js');
@@ -191,6 +200,7 @@ setups.forEach((s, i) => {
   console.log(`${s.label.padEnd(26)}${f.p50.toFixed(3).padStart(9)}${f.p99.toFixed(3).padStart(9)}${f.seqRps.toFixed(0).padStart(13)}${f.concRps.toFixed(0).padStart(12)}${cpu.padStart(13)} (${s.what})`);
 });
 console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores (calls/s depend on it; CPU µs/call much less)`);
+if (listenerWarnings > 0) console.log(`(the bench's v1 SDK client raised ${listenerWarnings} MaxListenersExceededWarning on its transport-wide AbortSignal; not a proxy's)`);
 const verdict = (ok: boolean) => (ok ? 'HOLDS' : 'MISSED');
 const sg = by('HTTP supergateway');
 const th = by('HTTP trc gateway');
