@@ -85,8 +85,16 @@ export async function connectModern(
   client.onerror = events.onerror;
   client.onclose = events.onclose;
   await client.connect(transport as never, { timeout: timeoutMs });
-  const subscription = await listenForChanges(client, events.onerror);
+  const listener = upstreamListener(client, events.onerror);
+  await listener.start();
   const request = (async (req: { method: string; params?: Record<string, unknown> }, schema: unknown, options?: { signal?: AbortSignal; timeout?: number; maxTotalTimeout?: number }) => {
+    // 2026 has no resources/subscribe: a subscription is a URI on the listen stream's filter.
+    if (listener.canSubscribe && (req.method === 'resources/subscribe' || req.method === 'resources/unsubscribe')) {
+      const uri = req.params?.['uri'];
+      if (typeof uri !== 'string') throw new McpError(ErrorCode.InvalidParams, `${req.method} needs a uri`);
+      await (req.method === 'resources/subscribe' ? listener.subscribe(uri) : listener.unsubscribe(uri));
+      return {};
+    }
     try {
       return await client.request(req as never, schema as never, options as never);
     } catch (error) {
@@ -99,7 +107,7 @@ export async function connectModern(
       request,
       sendRootsListChanged: () => client.sendRootsListChanged(),
       close: async () => {
-        await subscription?.close().catch(() => undefined);
+        await listener.close();
         await client.close();
       },
     },
@@ -110,32 +118,73 @@ export async function connectModern(
   };
 }
 
+/** The gateway's listen stream to a 2026 upstream (see {@link upstreamListener}). */
+interface UpstreamListener {
+  /** The upstream takes resource URIs on its listen filter (`resources.subscribe`). */
+  readonly canSubscribe: boolean;
+  start(): Promise<void>;
+  subscribe(uri: string): Promise<void>;
+  unsubscribe(uri: string): Promise<void>;
+  close(): Promise<void>;
+}
+
 /**
- * A 2026 upstream announces list changes only on a `subscriptions/listen` stream: open one for
- * every list it says can change, so its notifications reach the gateway as a 2025 upstream's
- * unsolicited ones do (the client dispatches them to the same handlers). An upstream that
- * refuses the stream still serves calls: the failure is reported, not thrown.
+ * A 2026 upstream announces changes only on a `subscriptions/listen` stream, whose filter names
+ * the lists that can change and the resources subscribed: the gateway keeps one open, so what
+ * arrives reaches it as a 2025 upstream's unsolicited notifications do (the client dispatches
+ * them to the same handlers). A subscription change opens a stream with the new filter before
+ * the old one closes, so nothing between them is missed. An upstream that refuses the stream at
+ * the start still serves calls (the failure is reported, not thrown); a refused change fails the
+ * subscribe request that asked for it, and the old stream stays.
  */
-async function listenForChanges(client: ModernClientLike, onerror: (error: Error) => void): Promise<{ close(): Promise<void> } | undefined> {
+function upstreamListener(client: ModernClientLike, onerror: (error: Error) => void): UpstreamListener {
   const caps = client.getServerCapabilities() ?? {};
-  const filter = {
+  const lists = {
     ...(caps.tools?.listChanged === true ? { toolsListChanged: true } : {}),
     ...(caps.prompts?.listChanged === true ? { promptsListChanged: true } : {}),
     ...(caps.resources?.listChanged === true ? { resourcesListChanged: true } : {}),
   };
-  if (Object.keys(filter).length === 0) return undefined;
-  try {
-    return await client.listen(filter);
-  } catch (error) {
-    onerror(error instanceof Error ? error : new Error(String(error)));
-    return undefined;
-  }
+  const uris = new Set<string>();
+  let current: { close(): Promise<void> } | undefined;
+  let queue: Promise<void> = Promise.resolve();
+  const reopen = async (): Promise<void> => {
+    const filter = { ...lists, ...(uris.size > 0 ? { resourceSubscriptions: [...uris] } : {}) };
+    const previous = current;
+    current = Object.keys(filter).length === 0 ? undefined : await client.listen(filter);
+    await previous?.close().catch(() => undefined);
+  };
+  // Changes run one at a time, in order; one that failed does not stop the next.
+  const change = (apply: () => boolean): Promise<void> => {
+    const run = queue.then(async () => {
+      if (!apply()) return;
+      try {
+        await reopen();
+      } catch (error) {
+        throw asMcpError(error);
+      }
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  return {
+    canSubscribe: caps.resources?.subscribe === true,
+    async start() {
+      await reopen().catch((error: unknown) => onerror(error instanceof Error ? error : new Error(String(error))));
+    },
+    subscribe: (uri) => change(() => !uris.has(uri) && (uris.add(uri), true)),
+    unsubscribe: (uri) => change(() => uris.delete(uri)),
+    async close() {
+      await queue;
+      await current?.close().catch(() => undefined);
+      current = undefined;
+    },
+  };
 }
 
-/** What {@link listenForChanges} needs of the v2 client. */
+/** What {@link upstreamListener} needs of the v2 client. */
 interface ModernClientLike {
-  getServerCapabilities(): Partial<Record<'tools' | 'prompts' | 'resources', { listChanged?: boolean | undefined } | undefined>> | undefined;
-  listen(filter: Record<string, boolean>): Promise<{ close(): Promise<void> }>;
+  getServerCapabilities(): Partial<Record<'tools' | 'prompts' | 'resources', { listChanged?: boolean | undefined; subscribe?: boolean | undefined } | undefined>> | undefined;
+  listen(filter: Record<string, unknown>): Promise<{ close(): Promise<void> }>;
 }
 
 /** The v2 client's errors as the v1 client's, which the gateway's forwarding understands. */

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENVELOPE_META_KEY, serveHttp, type GatewayConfig } from '../../src/gateway/index.js';
@@ -120,7 +120,7 @@ describe('upstreams that speak only 2026-07-28', () => {
     expect(client.getServerVersion()?.name).toBe('trc-modern-only-fixture');
     expect(client.getInstructions()).toContain('2026-07-28-only');
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['ask_name', 'echo', 'grow']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['ask_name', 'echo', 'grow', 'touch']);
     const result = await client.callTool({ name: 'echo', arguments: { message: 'across generations' } });
     expect(envelope(result)?.status).toBe('succeeded');
     expect(text(result)).toContain('across generations');
@@ -138,6 +138,26 @@ describe('upstreams that speak only 2026-07-28', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('grown_1');
     const grown = await client.callTool({ name: 'grown_1', arguments: {} });
     expect(envelope(grown)?.status).toBe('succeeded');
+  }, 60_000);
+
+  it("turns a 2025 client's resources/subscribe into the upstream's listen filter, and its unsubscribe back", async () => {
+    const url = await modernOnlyUrl();
+    const gw = await gateway({ upstreams: [{ name: 'modern', url }] });
+    const updates: string[] = [];
+    const client = await v1(gw.url, (c) => c.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => void updates.push(n.params.uri)));
+    await client.subscribeResource({ uri: 'note://a' });
+    await client.callTool({ name: 'touch', arguments: {} });
+    await eventually(() => updates.length === 1);
+    expect(updates).toEqual(['note://a']);
+    await client.unsubscribeResource({ uri: 'note://a' });
+    await client.callTool({ name: 'touch', arguments: {} });
+    // A later list change still arrives (the stream stays for the lists), and no second update came.
+    let grew!: () => void;
+    const changed = new Promise<void>((r) => (grew = r));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => grew());
+    await client.callTool({ name: 'grow', arguments: {} });
+    await Promise.race([changed, new Promise((_, reject) => setTimeout(() => reject(new Error('no list change within 20 s')), 20_000))]);
+    expect(updates).toEqual(['note://a']);
   }, 60_000);
 
   it('is reached over stdio too (the refused handshake is retried on a fresh process)', async () => {
