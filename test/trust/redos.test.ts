@@ -4,11 +4,13 @@ import { LINEAR_BOUND_10X, growth } from '../helpers/cpu-time.js';
 
 const MB = 1 << 20;
 /**
- * `unit` repeated a whole number of times, up to `size` characters, as a fresh string. Whole
- * units keep both sizes alike: a cut-off unit (an odd-length hex run) would change what the
- * detector does with the text, not only how much text it reads.
+ * `unit` repeated a multiple of four times, up to `size` characters, as a fresh string. Both
+ * sizes must ask the detector for the same work per character, not only more of it: a cut-off
+ * unit (an odd-length hex run) would change that, and so would the length modulo 4 of one long
+ * run — 'a' × 1,048,576 is base64 that decodes, 'a' × 104,857 is not, which alone made the
+ * "single letter" case read 3× more work for 10× the text.
  */
-const fill = (unit: string, size: number): string => unit.repeat(Math.max(1, Math.floor(size / unit.length)));
+const fill = (unit: string, size: number): string => unit.repeat(4 * Math.max(1, Math.floor(size / (4 * unit.length))));
 
 // Long runs of near-matches for every rule kind: phrases, markers, links, encodings, Unicode.
 const ADVERSARIAL: Record<string, string> = {
@@ -38,7 +40,8 @@ const ADVERSARIAL: Record<string, string> = {
 // a backtracking (quadratic) pattern near 100x. Absolute speed is in `npm run bench -- trust`.
 describe('linear time on adversarial input', () => {
   it.each(Object.entries(ADVERSARIAL))('scans %s in time that grows linearly (1 MB vs 100 kB)', (_name, unit) => {
-    expect(fill(unit, MB).length).toBeGreaterThan(MB - unit.length);
+    expect(fill(unit, MB).length).toBeGreaterThan(MB - 4 * unit.length);
+    expect(fill(unit, MB).length % 4).toBe(fill(unit, MB / 10).length % 4);
     expect(growth((n) => fill(unit, n), detectInstructions, MB / 10, MB, 5)).toBeLessThan(LINEAR_BOUND_10X);
   });
 
