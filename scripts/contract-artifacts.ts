@@ -2,15 +2,15 @@
 // the published JSON Schema documents, their embedded copies for `trc schema`, and Ajv
 // standalone validators, so that run-time code needs neither TypeBox nor Ajv's compiler.
 // `npm run schema` writes these files; test/contract/generated.test.ts fails when they drift.
+import { _ } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { transformSync } from 'esbuild';
 import { AJV_2020_OPTIONS } from '../src/contract/ajv.js';
+import { ENVELOPE_FORMATS } from '../src/contract/date-time.js';
 import { deriveSchemaDocuments } from '../src/contract/derive-schema.js';
 
-// Both are CommonJS; under NodeNext their default import is the module object.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+// CommonJS; under NodeNext its default import is the module object.
 const standaloneCode = (standaloneModule as unknown as { default: (ajv: Ajv2020, refs: Record<string, string>) => string }).default;
 
 const HEADER = (what: string) =>
@@ -20,9 +20,11 @@ const HEADER = (what: string) =>
 function validatorsSource(full: Record<string, unknown>, minimal: Record<string, unknown>): string {
   // Same options as createAjv2020(), plus code generation and `useDefaults`: a list whose
   // absence means none (`default: []`) is filled in, so readers past validate() find it.
-  // Formats come from ajv-formats, so the generated code requires `ajv-formats/dist/formats`
-  // and Ajv's small runtime helpers.
-  const ajv = addFormats(new Ajv2020({ ...AJV_2020_OPTIONS, useDefaults: true, code: { source: true, esm: true } }));
+  // Formats are our own (src/contract/date-time.ts, equal to ajv-formats' by a property test),
+  // called through `trcFormats`; the rest is Ajv's small runtime helpers.
+  const ajv = new Ajv2020({ ...AJV_2020_OPTIONS, useDefaults: true, code: { source: true, esm: true, formats: _`trcFormats` } });
+  for (const [name, check] of Object.entries(ENVELOPE_FORMATS)) ajv.addFormat(name, check);
+  for (const name of new Set([...formatsOf(full), ...formatsOf(minimal)])) if (!(name in ENVELOPE_FORMATS)) throw new Error(`the envelope schema uses format "${name}", which src/contract/date-time.ts does not provide`);
   ajv.addSchema(full).addSchema(minimal);
   const code = standaloneCode(ajv, { full: String(full['$id']), minimal: String(minimal['$id']) });
   // Minified because loading it is most of what the contract costs: ~0.9 MB less peak RSS for
@@ -32,11 +34,28 @@ function validatorsSource(full: Record<string, unknown>, minimal: Record<string,
   return (
     '// @ts-nocheck\n' +
     HEADER('Ajv standalone validators of the full and minimal envelope (draft 2020-12, allErrors, formats), minified.') +
-    "import { createRequire } from 'node:module';\n\n" +
+    "import { createRequire } from 'node:module';\n" +
+    "import { ENVELOPE_FORMATS as trcFormats } from '../date-time.js';\n\n" +
     // The standalone code calls `require` for those helpers; give it one that works in ESM.
     'const require = createRequire(import.meta.url);\n' +
     body
   );
+}
+
+/** Every `format` named anywhere in a schema document. */
+function formatsOf(schema: unknown): Set<string> {
+  const found = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (typeof v === 'object' && v !== null) {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'format' && typeof x === 'string') found.add(x);
+        else walk(x);
+      }
+    }
+  };
+  walk(schema);
+  return found;
 }
 
 /** The two published documents as JSON text, so `trc schema` can print them without TypeBox. */

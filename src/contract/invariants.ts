@@ -4,7 +4,7 @@
  */
 import { digest } from './digest.js';
 import { RULES, type Finding, type RuleId, type Severity } from './findings.js';
-import { escapePointerToken, resolvePointer } from './pointer.js';
+import { escapePointerToken, pointerResolves, resolvePointer } from './pointer.js';
 import type { Envelope } from './types.js';
 
 type Report = (rule: RuleId, pointer: string, message: string, severity?: Severity) => void;
@@ -108,12 +108,6 @@ function checkProvenance(env: Envelope, report: Report): void {
   if (isLater(p.observed_at, p.retrieved_at)) {
     report(RULES.S6_OBSERVED_AFTER_RETRIEVED, '/provenance/observed_at', `observed_at ${p.observed_at} is later than retrieved_at ${p.retrieved_at}: were they swapped?`);
   }
-  env.evidence?.forEach((ev, i) => {
-    const retrieved = ev.retrieved_at ?? p.retrieved_at;
-    if (isLater(ev.observed_at, retrieved)) {
-      report(RULES.S6_OBSERVED_AFTER_RETRIEVED, `/evidence/${i}/observed_at`, `evidence observed_at ${ev.observed_at} is later than retrieved_at ${retrieved}`);
-    }
-  });
 }
 
 function isLater(a: string | null | undefined, b: string | null | undefined): boolean {
@@ -160,31 +154,51 @@ function checkSideEffect(env: Envelope, report: Report): void {
   }
 }
 
+/**
+ * The one walk over the evidence: each item's times (S6, against the envelope's provenance when
+ * it has none of its own), its id (E1) and every pointer it supports (E2).
+ */
 function checkEvidence(env: Envelope, report: Report): void {
-  const seen = new Map<string, number>();
-  env.evidence?.forEach((ev, i) => {
-    const first = seen.get(ev.evidence_id);
-    if (first !== undefined) {
-      report(RULES.E1_DUPLICATE_EVIDENCE_ID, `/evidence/${i}/evidence_id`, `evidence_id "${ev.evidence_id}" is already used by /evidence/${first}`);
-    } else {
-      seen.set(ev.evidence_id, i);
-    }
-    ev.supports.forEach((pointer, j) => {
-      const r = resolvePointer(env, pointer);
-      if (!r.ok) {
-        const why = r.reason === 'syntax' ? 'is not a valid JSON Pointer' : `does not resolve (nothing at ${r.at})`;
-        report(RULES.E2_UNRESOLVED_SUPPORT, `/evidence/${i}/supports/${j}`, `supports pointer "${pointer}" ${why}`);
+  const evidence = env.evidence;
+  if (evidence === undefined || evidence.length === 0) return;
+  const envRetrieved = env.provenance?.retrieved_at;
+  const seen = evidence.length > 1 ? new Map<string, number>() : undefined;
+  for (let i = 0; i < evidence.length; i++) {
+    const ev = evidence[i] as (typeof evidence)[number];
+    if (env.provenance !== undefined) {
+      const retrieved = ev.retrieved_at ?? envRetrieved;
+      if (isLater(ev.observed_at, retrieved)) {
+        report(RULES.S6_OBSERVED_AFTER_RETRIEVED, `/evidence/${i}/observed_at`, `evidence observed_at ${ev.observed_at} is later than retrieved_at ${retrieved}`);
       }
-    });
-  });
+    }
+    if (seen !== undefined) {
+      const first = seen.get(ev.evidence_id);
+      if (first !== undefined) {
+        report(RULES.E1_DUPLICATE_EVIDENCE_ID, `/evidence/${i}/evidence_id`, `evidence_id "${ev.evidence_id}" is already used by /evidence/${first}`);
+      } else {
+        seen.set(ev.evidence_id, i);
+      }
+    }
+    const supports = ev.supports;
+    for (let j = 0; j < supports.length; j++) {
+      const pointer = supports[j] as string;
+      if (pointerResolves(env, pointer)) continue;
+      const r = resolvePointer(env, pointer);
+      const why = !r.ok && r.reason === 'syntax' ? 'is not a valid JSON Pointer' : `does not resolve (nothing at ${r.ok ? '' : r.at})`;
+      report(RULES.E2_UNRESOLVED_SUPPORT, `/evidence/${i}/supports/${j}`, `supports pointer "${pointer}" ${why}`);
+    }
+  }
 }
 
 function checkUntrustedIds(env: Envelope, report: Report): void {
+  const list = env.untrusted_content;
+  if (list === undefined || list.length < 2) return;
   const seen = new Set<string>();
-  env.untrusted_content?.forEach((u, i) => {
-    if (seen.has(u.content_id)) {
-      report(RULES.T1_DUPLICATE_CONTENT_ID, `/untrusted_content/${i}/content_id`, `content_id "${escapePointerToken(u.content_id)}" is not unique`);
+  for (let i = 0; i < list.length; i++) {
+    const id = (list[i] as (typeof list)[number]).content_id;
+    if (seen.has(id)) {
+      report(RULES.T1_DUPLICATE_CONTENT_ID, `/untrusted_content/${i}/content_id`, `content_id "${escapePointerToken(id)}" is not unique`);
     }
-    seen.add(u.content_id);
-  });
+    seen.add(id);
+  }
 }

@@ -71,3 +71,16 @@ describe('resolvePointer (strict RFC 6901)', () => {
     expect(escapePointerToken('~/')).toBe('~0~1');
   });
 });
+
+describe('pointerResolves, the fast answer', () => {
+  it('gives the same answer as resolvePointer on any document and pointer', async () => {
+    const fc = (await import('fast-check')).default;
+    const token = fc.oneof(fc.constantFrom('a', 'b', '0', '1', '01', '', '~0', '~1', '~', '~2', 'length', 'constructor', '__proto__'), fc.string({ maxLength: 3 }));
+    const pointer = fc.oneof(fc.array(token, { maxLength: 4 }).map((t) => t.map((x) => '/' + x).join('')), fc.string({ maxLength: 8 }));
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 1 }), fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom('a', 'b', '0', '1', '', '~', '/', 'a/b'), tie('node'), { maxKeys: 4 })),
+    })).node;
+    fc.assert(fc.property(value, pointer, (doc, p) => { expect(pointerResolves(doc, p)).toBe(resolvePointer(doc, p).ok); }), { numRuns: 5_000 });
+  });
+});
