@@ -135,9 +135,9 @@ interface UpstreamListener {
  * them to the same handlers). A subscription change opens a stream with the new filter before
  * the old one closes, so nothing between them is missed. An upstream that refuses the stream at
  * the start still serves calls (the failure is reported, not thrown); a refused change fails the
- * subscribe request that asked for it, and the old stream stays.
+ * subscribe request that asked for it, and the old stream stays, with the URIs it names.
  */
-function upstreamListener(client: ModernClientLike, onerror: (error: Error) => void): UpstreamListener {
+export function upstreamListener(client: ModernClientLike, onerror: (error: Error) => void): UpstreamListener {
   const caps = client.getServerCapabilities() ?? {};
   const lists = {
     ...(caps.tools?.listChanged === true ? { toolsListChanged: true } : {}),
@@ -153,13 +153,15 @@ function upstreamListener(client: ModernClientLike, onerror: (error: Error) => v
     current = Object.keys(filter).length === 0 ? undefined : await client.listen(filter);
     await previous?.close().catch(() => undefined);
   };
-  // Changes run one at a time, in order; one that failed does not stop the next.
-  const change = (apply: () => boolean): Promise<void> => {
+  // Changes run one at a time, in order; one that failed does not stop the next, and is undone,
+  // so the URIs kept are always those of the stream that is open.
+  const change = (apply: () => boolean, undo: () => void): Promise<void> => {
     const run = queue.then(async () => {
       if (!apply()) return;
       try {
         await reopen();
       } catch (error) {
+        undo();
         throw asMcpError(error);
       }
     });
@@ -171,8 +173,8 @@ function upstreamListener(client: ModernClientLike, onerror: (error: Error) => v
     async start() {
       await reopen().catch((error: unknown) => onerror(error instanceof Error ? error : new Error(String(error))));
     },
-    subscribe: (uri) => change(() => !uris.has(uri) && (uris.add(uri), true)),
-    unsubscribe: (uri) => change(() => uris.delete(uri)),
+    subscribe: (uri) => change(() => !uris.has(uri) && (uris.add(uri), true), () => uris.delete(uri)),
+    unsubscribe: (uri) => change(() => uris.delete(uri), () => uris.add(uri)),
     async close() {
       await queue;
       await current?.close().catch(() => undefined);
@@ -182,7 +184,7 @@ function upstreamListener(client: ModernClientLike, onerror: (error: Error) => v
 }
 
 /** What {@link upstreamListener} needs of the v2 client. */
-interface ModernClientLike {
+export interface ModernClientLike {
   getServerCapabilities(): Partial<Record<'tools' | 'prompts' | 'resources', { listChanged?: boolean | undefined; subscribe?: boolean | undefined } | undefined>> | undefined;
   listen(filter: Record<string, unknown>): Promise<{ close(): Promise<void> }>;
 }
