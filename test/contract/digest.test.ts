@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, digest, isTrcError, sha256Hex } from '../../src/contract/index.js';
 
@@ -80,5 +81,16 @@ describe('digest', () => {
 
   it('gives the known SHA-256 of "null" for null data', () => {
     expect(digest(null)).toBe('sha256:74234e98afe7498fb5daf1f36ac2d78acc339464f950703b8c019892f982b90b');
+  });
+});
+
+describe('sha256Hex', () => {
+  it('gives the SHA-256 of the UTF-8 bytes, below and above the size where it changes method', () => {
+    for (const n of [0, 1, 1000, 65_535, 65_536, 65_537, 300_000]) {
+      const text = 'é😀a'.repeat(Math.ceil(n / 4)).slice(0, n);
+      const want = createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
+      expect(sha256Hex(text)).toBe(want);
+      expect(sha256Hex(Buffer.from(text, 'utf8'))).toBe(want);
+    }
   });
 });
