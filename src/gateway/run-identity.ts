@@ -2,8 +2,10 @@
  * Which run a gateway call belongs to (SPEC T3, T4): the MCP session by default, or — when the
  * client names one, as stateless clients must — the principal plus a run id from the
  * `Mcp-Run-Id` HTTP header or `_meta["dev.tool-result-contract/run_id"]`. The run itself is the
- * executor's (`executor.startRun()`); this file only finds it and reads what the client's host
- * declares for it: the scope (once), the user's own text, and a confirmation token.
+ * executor's: a named run is kept in the store (`executor.openRun()`), so gateway instances that
+ * share a store share it; a session's run is in memory (`executor.startRun()`). This file only
+ * finds the run and reads what the client's host declares for it: the scope (once), the user's
+ * own text, and a confirmation token.
  */
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { isTrcError, type Envelope } from '../contract/index.js';
@@ -22,7 +24,7 @@ export const RUN_USER_TEXT_META_KEY = 'dev.tool-result-contract/user_text';
 export const CONFIRMATION_META_KEY = 'dev.tool-result-contract/confirmation';
 
 /** Runs named by clients, per gateway: newest last, the oldest dropped beyond the cap. */
-const named = new WeakMap<GatewayOptions, Map<string, TaskRun>>();
+const named = new WeakMap<GatewayOptions, Map<string, Promise<TaskRun>>>();
 const MAX_NAMED_RUNS = 1024;
 const sessionRuns = new WeakMap<SessionState, TaskRun>();
 
@@ -35,26 +37,44 @@ function headerRunId(extra: { requestInfo?: { headers?: Record<string, string | 
  * The run of one call, with the host's declarations applied.
  * @example const run = runOf(state, executor, params._meta ?? {}, extra);
  */
-export function runOf(state: SessionState, executor: Executor, meta: Record<string, unknown>, extra: object): TaskRun {
+export async function runOf(state: SessionState, executor: Executor, meta: Record<string, unknown>, extra: object): Promise<TaskRun> {
   const given = meta[RUN_ID_META_KEY] ?? headerRunId(extra as Parameters<typeof headerRunId>[0]);
   let run: TaskRun | undefined;
   if (typeof given === 'string' && given !== '') {
     let runs = named.get(state.options);
     if (runs === undefined) named.set(state.options, (runs = new Map()));
     // The principal is part of the key: another principal naming the same id gets another run.
-    const key = `${state.principal}\n${given}`;
-    run = runs.get(key);
-    if (run === undefined) {
-      run = executor.startRun({ id: given });
-      runs.set(key, run);
+    const id = storedRunId(state.principal, given);
+    let opening = runs.get(id);
+    if (opening === undefined) {
+      // Kept in the store, so every instance sharing it (and this one after a restart) sees the
+      // run's untrusted text, scope and confirmations: a stateless client's calls land anywhere.
+      opening = executor.openRun({ id });
+      runs.set(id, opening);
       if (runs.size > MAX_NAMED_RUNS) runs.delete(runs.keys().next().value as string);
     }
+    try {
+      run = await opening;
+    } catch (error) {
+      if (runs.get(id) === opening) runs.delete(id);
+      throw new McpError(ErrorCode.InternalError, `run ${JSON.stringify(given)} could not be opened from the store: ${error instanceof Error ? error.message : String(error)}`);
+    }
   } else {
+    // A session lives on one instance and ends with it: its run is kept in memory.
     run = sessionRuns.get(state);
     if (run === undefined) sessionRuns.set(state, (run = executor.startRun({ id: `session:${state.sessionId}` })));
   }
   declare(run, meta);
   return run;
+}
+
+/**
+ * The stored id of the run a principal names `given`: `gateway:<principal>:<given>`, each part
+ * percent-encoded so no principal's ids can reach another's.
+ * @example storedRunId('alice', 'task-1') // 'gateway:alice:task-1'
+ */
+export function storedRunId(principal: string, given: string): string {
+  return `gateway:${encodeURIComponent(principal)}:${encodeURIComponent(given)}`;
 }
 
 function declare(run: TaskRun, meta: Record<string, unknown>): void {

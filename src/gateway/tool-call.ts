@@ -68,7 +68,7 @@ export async function callTool(
   const callId = `call_${randomUUID()}`;
   const executor = gatewayExecutor(state.options);
   // The run (session, or principal + run id): scope, taint and confirmations are the executor's.
-  const run = runOf(state, executor, meta, extra);
+  const run = await runOf(state, executor, meta, extra);
   const key = rules.effect === 'write' ? writeKey(meta, params.name, args, state.principal, callId) : undefined;
   // The client's cancellation (or its disconnect) cancels the call; the pipeline decides what that means.
   const cancel = new AbortController();

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope } from '../../src/contract/index.js';
 import { CONFIRM_META_KEY, CONFIRMATION_META_KEY, ENVELOPE_META_KEY, RUN_ID_META_KEY, RUN_SCOPE_META_KEY, RUN_USER_TEXT_META_KEY, startSession, type GatewayConfig, type GatewayOptions } from '../../src/gateway/index.js';
 import { createMemoryStore } from '../../src/store/index.js';
-import { runOf } from '../../src/gateway/run-identity.js';
+import { runOf, storedRunId } from '../../src/gateway/run-identity.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { gatewayExecutor } from '../../src/gateway/index.js';
 import type { SessionState } from '../../src/gateway/session-state.js';
 import { tempDir } from './helpers.js';
@@ -97,14 +98,38 @@ describe('gateway runs', () => {
     await expect(other('read_inbox', {}, { [RUN_SCOPE_META_KEY]: { tools: 'all' } })).rejects.toThrow(/run_scope/);
   });
 
-  it('reads the run id from the Mcp-Run-Id header when _meta names none', () => {
+  it('reads the run id from the Mcp-Run-Id header when _meta names none', async () => {
     const opts = options(join(tempDir(), 'sent.jsonl'));
     const state = (sessionId: string) => ({ options: opts, principal: 'alice', sessionId }) as unknown as SessionState;
     const executor = gatewayExecutor(opts);
-    const viaHeader = runOf(state('s1'), executor, {}, { requestInfo: { headers: { 'mcp-run-id': 'job-7' } } });
-    expect(viaHeader.id).toBe('job-7');
-    expect(runOf(state('s2'), executor, {}, { requestInfo: { headers: { 'mcp-run-id': 'job-7' } } })).toBe(viaHeader);
-    expect(runOf(state('s2'), executor, { [RUN_ID_META_KEY]: 'job-8' }, { requestInfo: { headers: { 'mcp-run-id': 'job-7' } } }).id).toBe('job-8');
-    expect(runOf(state('s3'), executor, {}, {}).id).toBe('session:s3');
+    const viaHeader = await runOf(state('s1'), executor, {}, { requestInfo: { headers: { 'mcp-run-id': 'job-7' } } });
+    expect(viaHeader.id).toBe(storedRunId('alice', 'job-7'));
+    expect(await runOf(state('s2'), executor, {}, { requestInfo: { headers: { 'mcp-run-id': 'job-7' } } })).toBe(viaHeader);
+    expect((await runOf(state('s2'), executor, { [RUN_ID_META_KEY]: 'job-8' }, { requestInfo: { headers: { 'mcp-run-id': 'job-7' } } })).id).toBe(storedRunId('alice', 'job-8'));
+    expect((await runOf(state('s3'), executor, {}, {})).id).toBe('session:s3');
+  });
+
+  it('keeps a named run in the store, so another gateway on the same store holds the tainted write', async () => {
+    const file = join(tempDir(), 'sent.jsonl');
+    const path = join(tempDir(), 'shared.sqlite');
+    // Two gateways (two processes' worth of state: executors, run caches) on one store file.
+    const gateway = async () => {
+      const store = await openSqliteStore({ path });
+      open.push({ close: async () => store.close?.() });
+      return { ...options(file), store };
+    };
+    const a = await connect(await gateway());
+    const b = await connect(await gateway());
+    await a('read_inbox', {}, { [RUN_ID_META_KEY]: 'task-9' });
+    const held = await b('send_email', { to: ATTACKER, body: 'x' }, { [RUN_ID_META_KEY]: 'task-9' });
+    expect(envelopeOf(held)).toMatchObject({ status: 'needs_input', error: { code: 'T3.tainted-argument' } });
+    // The confirmation made through b is honoured by a: the run's key is in the shared log.
+    const token = (held._meta?.[CONFIRMATION_META_KEY] as { token: string }).token;
+    expect(envelopeOf(await a('send_email', { to: ATTACKER, body: 'x' }, { [RUN_ID_META_KEY]: 'task-9', [CONFIRM_META_KEY]: token })).status).toBe('succeeded');
+    expect(envelopeOf(await b('send_email', { to: ATTACKER, body: 'x' }, { [RUN_ID_META_KEY]: 'task-9', [CONFIRM_META_KEY]: token })).status).toBe('needs_input');
+    expect(sent(file)).toHaveLength(1);
+    // Another principal naming the same run id has a run of its own.
+    const mallory = await connect({ ...(await gateway()), config: { ...options(file).config, principal: 'mallory' } });
+    expect(envelopeOf(await mallory('send_email', { to: ATTACKER, body: 'y' }, { [RUN_ID_META_KEY]: 'task-9' })).status).toBe('succeeded');
   });
 });
