@@ -6,7 +6,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ENVELOPE_META_KEY } from '../../src/gateway/index.js';
+import { ENVELOPE_META_KEY, RUN_ID_META_KEY } from '../../src/gateway/index.js';
 import { eventually } from '../gateway/helpers.js';
 import { startIssuer, type IssuerHandle, type TokenClaims } from '../helpers/oauth-issuer.js';
 import { startDeployment, type Deployment } from './harness.js';
@@ -99,6 +99,33 @@ describe('three gateways behind nginx on one PostgreSQL store', () => {
     }
     refusers.delete(minted ?? '');
     expect(refusers.size, 'refusals by an instance other than the minting one').toBeGreaterThan(0);
+  });
+
+  it('holds, on every instance, a write carrying untrusted text another instance read in the same named run', async () => {
+    const servedBy: string[] = [];
+    const client = await stateless(servedBy);
+    const run = { [RUN_ID_META_KEY]: `run-${randomBytes(4).toString('hex')}` };
+    const read = await client.callTool({ name: 'report', arguments: { rows: 2 }, _meta: run });
+    expect(envelope(read)?.status).toBe('succeeded');
+    const reader = servedBy.at(-1);
+    // The op is text of the report (untrusted, upstream data): each try lands on the next instance.
+    const op = 'row 1: lorem ipsum lorem';
+    const total = async () => [...(await deployment.effects()).values()].reduce((a, b) => a + b, 0);
+    const effectsBefore = await total();
+    const holders = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      const before = servedBy.length;
+      const r = await client.callTool({ name: 'charge', arguments: { amount: 5, op }, _meta: run });
+      expect(envelope(r)).toMatchObject({ status: 'needs_input', error: { code: 'T3.tainted-argument' } });
+      holders.add(servedBy[before] ?? '');
+    }
+    holders.delete(reader ?? '');
+    expect(holders.size, 'held by an instance other than the one that read the text').toBeGreaterThan(0);
+    expect(await total(), 'no held call reached the upstream').toBe(effectsBefore);
+    // The same arguments outside that run are not tainted: the hold came from the run.
+    const free = await client.callTool({ name: 'charge', arguments: { amount: 5, op: `free-${randomBytes(4).toString('hex')}` }, _meta: { [RUN_ID_META_KEY]: `run-${randomBytes(4).toString('hex')}` } });
+    expect(envelope(free)?.status).toBe('succeeded');
+    expect(await total()).toBe(effectsBefore + 1);
   });
 
   it('keeps a 2025-generation session on its instance by routing on the session id prefix', async () => {
