@@ -182,9 +182,11 @@ function checkEvidence(env: Envelope, report: Report): void {
     const supports = ev.supports;
     for (let j = 0; j < supports.length; j++) {
       const pointer = supports[j] as string;
+      // The quick answer first; the full one (which says where) only for a pointer that fails.
       if (pointerResolves(env, pointer)) continue;
       const r = resolvePointer(env, pointer);
-      const why = !r.ok && r.reason === 'syntax' ? 'is not a valid JSON Pointer' : `does not resolve (nothing at ${r.ok ? '' : r.at})`;
+      if (r.ok) continue; // the two agree (property test); kept for the type
+      const why = r.reason === 'syntax' ? 'is not a valid JSON Pointer' : `does not resolve (nothing at ${r.at})`;
       report(RULES.E2_UNRESOLVED_SUPPORT, `/evidence/${i}/supports/${j}`, `supports pointer "${pointer}" ${why}`);
     }
   }

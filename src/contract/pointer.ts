@@ -54,6 +54,9 @@ export function formatPointer(tokens: readonly (string | number)[]): string {
   return out;
 }
 
+/** What {@link step} answers when the token names nothing. */
+const NOTHING = Symbol('nothing');
+
 /** The member `token` of `current` by {@link resolvePointer}'s rules, or `NOTHING`. */
 function step(current: unknown, token: string): unknown {
   if (Array.isArray(current)) {
@@ -62,11 +65,10 @@ function step(current: unknown, token: string): unknown {
     return index < current.length ? current[index] : NOTHING;
   }
   if (current === null || typeof current !== 'object') return NOTHING;
+  // Own data properties only: no inherited members, and no getters run.
   const desc = Object.getOwnPropertyDescriptor(current, token);
   return desc === undefined || !desc.enumerable || !('value' in desc) ? NOTHING : desc.value;
 }
-
-const NOTHING = Symbol('nothing');
 
 /**
  * Resolve `pointer` against `document`, looking at own properties only.

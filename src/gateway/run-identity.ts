@@ -57,7 +57,9 @@ export async function runOf(state: SessionState, executor: Executor, meta: Recor
       run = await opening;
     } catch (error) {
       if (runs.get(id) === opening) runs.delete(id);
-      throw new McpError(ErrorCode.InternalError, `run ${JSON.stringify(given)} could not be opened from the store: ${error instanceof Error ? error.message : String(error)}`);
+      // Our own errors say what is wrong with the stored run; a driver's may name the database.
+      const why = isTrcError(error) ? `${error.code}: ${error.message}` : 'RUN_NOT_STORED: the store could not be reached';
+      throw new McpError(ErrorCode.InternalError, `run ${JSON.stringify(given)} could not be opened from the gateway's store (${why})`);
     }
   } else {
     // A session lives on one instance and ends with it: its run is kept in memory.
