@@ -5,7 +5,7 @@
  *
  * - executor: calls/s of an in-process read tool returning ~1 KB (memory store);
  * - gateway: `trc gateway` over stdio in front of the same echo server, `echo` declared a read,
- *   after a warm-up of 2,000 calls: the gateway process's CPU µs per call (/proc/<pid>/stat,
+ *   after a warm-up of 2,000 calls: the gateway process's CPU µs per call (schedstat,
  *   every thread) and the client's ms per sequential call.
  *
  * The baseline is extracted with `git archive` into a temporary folder beside the clone's
@@ -14,13 +14,14 @@
  * another baseline. Needs git and a POSIX /proc (Linux).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ensureFreshDist, fmt, machineLine, median, reportTarget } from './harness.js';
+import { processCpuUs } from './proc-cpu.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BASELINE = process.env['TRC_BENCH_BASELINE'] ?? 'eed0ea5';
@@ -79,11 +80,7 @@ const config = join(scratch, 'read.yaml');
 writeFileSync(config, 'defaults:\n  effect: read\n');
 const echoServer = join(ROOT, 'test/gateway/fixtures/faulty-server.mjs');
 
-/** CPU µs (user + system, every thread) the process has used so far. */
-function cpuUs(pid: number): number {
-  const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+const cpuUs = (pid: number): number => processCpuUs(pid) ?? NaN;
 
 async function gatewayOf(root: string, tag: string): Promise<{ client: Client; pid: number }> {
   const transport = new StdioClientTransport({
@@ -147,5 +144,5 @@ const cpuNew = median(gn.map((x) => x.cpu));
 const msOld = median(go.map((x) => x.ms));
 const msNew = median(gn.map((x) => x.ms));
 console.log(`gateway (stdio, echo, warm): CPU per call baseline ${fmt(cpuOld)} µs, today ${fmt(cpuNew)} µs → ${(cpuNew / cpuOld).toFixed(2)}×; ms per sequential call baseline ${msOld.toFixed(2)}, today ${msNew.toFixed(2)} → ${(msNew / msOld).toFixed(2)}×`);
-reportTarget({ area: 'baseline', measure: 'gateway CPU µs/call, today ÷ baseline', value: `${(cpuNew / cpuOld).toFixed(2)}×`, target: '≤ 1.00× (no slower)', met: cpuNew <= cpuOld, note: '/proc ticks are 10 ms: ±2 % at 500 calls a round' });
+reportTarget({ area: 'baseline', measure: 'gateway CPU µs/call, today ÷ baseline', value: `${(cpuNew / cpuOld).toFixed(2)}×`, target: '≤ 1.00× (no slower)', met: cpuNew <= cpuOld });
 reportTarget({ area: 'baseline', measure: 'gateway ms/call, today ÷ baseline', value: `${(msNew / msOld).toFixed(2)}×`, target: '≤ 1.00× (no slower)', met: msNew <= msOld });

@@ -16,7 +16,7 @@
  *    Target: gateway ≤ executor + 2 × proxy. (The comparison with other gateways is
  *    `npm run bench -- gateway`.)
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as ContractModule from '../src/contract/index.js';
@@ -30,6 +30,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type * as GatewayModule from '../src/gateway/index.js';
 import { cpuMs, cpuMsAsync, ensureFreshDist, machineLine, median, reportTarget } from './harness.js';
+import { processCpuUs } from './proc-cpu.js';
 
 ensureFreshDist();
 const dist = (m: string) => import(new URL(`../dist/${m}/index.js`, import.meta.url).href);
@@ -230,11 +231,7 @@ for (const [side, argv] of Object.entries(sides) as [Side, string[]][]) {
   await client.connect(transport);
   clients.set(side, { client, pid: transport.pid ?? -1 });
 }
-/** CPU ms (user + system) of process `pid` so far, from /proc (Linux). */
-const procCpuMs = (pid: number): number => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
-};
+const procCpuMs = (pid: number): number => (processCpuUs(pid) ?? NaN) / 1000;
 const echo = (c: Client, i: number) => c.request({ method: 'tools/call', params: { name: 'echo', arguments: { message: `m${i}` } } }, CallToolResultSchema);
 const GW_CALLS = 3000;
 const gwSamples = new Map<Side, number[]>();

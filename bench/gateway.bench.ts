@@ -9,7 +9,7 @@
  * - stdio: the server directly; a byte-copying proxy (pipe-proxy.mjs); `trc gateway`.
  *
  * Per setup: p50/p99 latency of sequential calls, calls/s sequentially and with 8 in flight,
- * and the CPU µs per call of the proxy process (from /proc/<pid>/stat; for "direct", the
+ * and the CPU µs per call of the proxy process (every thread, from /proc schedstat; for "direct", the
  * server's). The gateway runs compiled, as users run it (`npm run bench` builds `dist/`), with
  * no configuration — `echo` is then an unconfigured tool — unless BENCH_GATEWAY_CONFIG=read
  * declares every tool a read. Targets (issue 14): over HTTP, throughput ≥ supergateway's
@@ -25,6 +25,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ensureFreshDist } from './harness.js';
+import { processCpuUs } from './proc-cpu.js';
 
 ensureFreshDist();
 // The v1 SDK client's Streamable HTTP transport hands one transport-wide AbortSignal to every
@@ -127,16 +128,6 @@ const setups: Setup[] = [];
   setups.push({ label: 'stdio trc gateway', client: g.client, pid: g.pid, what: 'gateway' });
 }
 
-/** CPU time (user + system, ms) used so far by `pid` (Linux /proc; null elsewhere). */
-function cpuMs(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks, USER_HZ = 100
-  } catch {
-    return null;
-  }
-}
 const call = (c: Client, i: number) => c.request({ method: 'tools/call', params: { name: 'echo', arguments: { message: `m${i}` } } }, CallToolResultSchema);
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 
@@ -150,7 +141,7 @@ interface Figures {
 
 async function measureOnce(s: Setup): Promise<Figures> {
   const times: number[] = [];
-  const cpu0 = cpuMs(s.pid);
+  const cpu0 = processCpuUs(s.pid);
   const s0 = performance.now();
   for (let i = 0; i < SEQUENTIAL; i++) {
     const t = performance.now();
@@ -167,8 +158,8 @@ async function measureOnce(s: Setup): Promise<Figures> {
     }),
   );
   const concRps = THROUGHPUT_CALLS / ((performance.now() - t0) / 1000);
-  const cpu1 = cpuMs(s.pid);
-  const cpuUs = cpu0 === null || cpu1 === null ? NaN : ((cpu1 - cpu0) * 1000) / (SEQUENTIAL + THROUGHPUT_CALLS);
+  const cpu1 = processCpuUs(s.pid);
+  const cpuUs = cpu0 === null || cpu1 === null ? NaN : (cpu1 - cpu0) / (SEQUENTIAL + THROUGHPUT_CALLS);
   return { cpuUs, p50: percentile(times, 50), p99: percentile(times, 99), seqRps, concRps };
 }
 
