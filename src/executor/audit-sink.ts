@@ -50,6 +50,8 @@ export const AUDIT_MAX_BATCH = 256;
 
 interface Queue {
   records: AuditRecord[];
+  /** The detail text of `records[i]`, made at drain time (after the answers left), when cheap. */
+  details: (AuditEntry['detailJson'] | undefined)[];
   scheduled: boolean;
   timer: ReturnType<typeof setTimeout> | null;
   draining: Promise<void>;
@@ -60,19 +62,21 @@ const queues = new WeakMap<Store, Queue>();
 function queueOf(store: Store): Queue {
   let q = queues.get(store);
   if (q === undefined) {
-    q = { records: [], scheduled: false, timer: null, draining: Promise.resolve() };
+    q = { records: [], details: [], scheduled: false, timer: null, draining: Promise.resolve() };
     queues.set(store, q);
   }
   return q;
 }
 
 /**
- * Queue one audit record for `store`; it is inserted within {@link AUDIT_WINDOW_MS}.
+ * Queue one audit record for `store`; it is inserted within {@link AUDIT_WINDOW_MS}. `detailJson`
+ * (from `buildAuditEntry`) is called when the batch is inserted, so the envelope is not serialized again.
  * @example enqueueAudit(store, record);
  */
-export function enqueueAudit(store: Store, record: AuditRecord): void {
+export function enqueueAudit(store: Store, record: AuditRecord, detailJson?: () => string): void {
   const q = queueOf(store);
   q.records.push(record);
+  q.details.push(detailJson);
   if (q.records.length >= AUDIT_MAX_BATCH) {
     // A full batch goes now (the answers of this turn still leave first: see below).
     if (q.timer !== null) {
@@ -120,8 +124,15 @@ export async function flushAudit(store: Store): Promise<void> {
 
 async function drain(store: Store, q: Queue): Promise<void> {
   const batch = q.records.splice(0);
+  const details = q.details.splice(0);
   if (batch.length === 0) return;
-  await store.appendAuditBatch(batch).catch(() => undefined);
+  let encodings: (AuditEncoding | undefined)[] | undefined;
+  try {
+    encodings = details.map((d) => (d === undefined ? undefined : { detailJson: d() }));
+  } catch {
+    encodings = undefined; // the store serializes them itself, and says what it cannot
+  }
+  await store.appendAuditBatch(batch, encodings).catch(() => undefined);
 }
 
 /**
@@ -133,7 +144,7 @@ export function writeBehindAuditSink(store: Store): AuditSink {
   return {
     append: (entry, options) => {
       if (options.durable) return store.appendAudit(entry.record, encodingOf(entry));
-      enqueueAudit(store, entry.record);
+      enqueueAudit(store, entry.record, entry.detailJson);
       return undefined;
     },
     flush: () => flushAudit(store),

@@ -1,11 +1,11 @@
 import { Buffer } from 'node:buffer';
 import { randomId } from '../contract/random-id.js';
 import type {
-  AuditEncoding, AuditFilter, AuditRecord, HandleRecord, LedgerBegin, LedgerEntry, LedgerLease, LedgerState, ResourceMeta, ResourceWriter, StateEntry, RunEventEntry, Store,
+  AuditFilter, AuditRecord, HandleRecord, LedgerBegin, LedgerEntry, LedgerLease, LedgerState, ResourceMeta, ResourceWriter, StateEntry, RunEventEntry, Store,
 } from './types.js';
 import { createChunkedWriter } from './chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from './errors.js';
-import { decodeJson, encodeJson } from './json-column.js';
+import { decodeJson, encodeAuditRecord, encodeJson } from './json-column.js';
 import { checkLimit, timestampMs } from './timestamps.js';
 
 /** Options of {@link createMemoryStore}. */
@@ -16,20 +16,6 @@ export interface MemoryStoreOptions {
 
 /** A JSON round trip, so the memory store returns exactly what a database would. */
 const roundTrip = <T>(value: T, pointer: string): T => decodeJson(encodeJson(value, pointer)) as T;
-
-/**
- * The record as JSON text. With the caller's `detailJson` the (usually large) detail is not
- * serialized a second time; the text is the same as `encodeJson(record)` when `detail` is last.
- */
-function encodeAudit(record: AuditRecord, encoded: AuditEncoding | undefined): string {
-  const detailJson = encoded?.detailJson;
-  if (typeof detailJson !== 'string') return encodeJson(record, '/');
-  // A plain copy loop: object rest with an excluded key takes a slow generic path in V8.
-  const head: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) if (key !== 'detail') head[key] = record[key as keyof AuditRecord];
-  const headJson = encodeJson(head, '/');
-  return headJson === '{}' ? `{"detail":${detailJson}}` : `${headJson.slice(0, -1)},"detail":${detailJson}}`;
-}
 
 /** Bytes of one shared slab for audit texts; a larger text gets a buffer of its own. */
 const SLAB_BYTES = 256 * 1024;
@@ -236,16 +222,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       if (audit.has(record.callId)) {
         throw storeError(STORE_ERROR_CODES.auditExists, `audit record for call ${record.callId} already exists`, { callId: record.callId });
       }
-      audit.set(record.callId, { record: packText(encodeAudit(record, encoded)), startedMs });
+      audit.set(record.callId, { record: packText(encodeAuditRecord(record, encoded)), startedMs });
     },
 
-    async appendAuditBatch(records) {
+    async appendAuditBatch(records, encodings) {
       open();
       const startedMs = records.map((r, i) => timestampMs(r.startedAt, `/${i}/startedAt`));
       const skipped: string[] = [];
       records.forEach((record, i) => {
         if (audit.has(record.callId)) skipped.push(record.callId);
-        else audit.set(record.callId, { record: packText(encodeAudit(record, undefined)), startedMs: startedMs[i] as number });
+        else audit.set(record.callId, { record: packText(encodeAuditRecord(record, encodings?.[i], `/${i}`)), startedMs: startedMs[i] as number });
       });
       return skipped;
     },

@@ -193,8 +193,9 @@ export interface Store {
    * queue pays one commit per batch instead of one per call). Records whose `callId` exists — in
    * the store or earlier in the batch — are skipped and returned; a record with a bad timestamp
    * fails the whole batch (pointer `/<index>/startedAt`) before anything is written.
+   * `encodings[i]`, when given, is to `records[i]` what `encoded` is to {@link appendAudit}.
    */
-  appendAuditBatch(records: readonly AuditRecord[]): Promise<readonly string[]>;
+  appendAuditBatch(records: readonly AuditRecord[], encodings?: readonly (AuditEncoding | undefined)[]): Promise<readonly string[]>;
   getAudit(callId: string): Promise<AuditRecord | null>;
   listAudit(filter?: AuditFilter): Promise<AuditRecord[]>;
 

@@ -41,9 +41,9 @@ describe('the write-behind audit queue', () => {
     const base = createMemoryStore();
     const batches: number[] = [];
     const store = Object.assign(Object.create(base) as typeof base, {
-      async appendAuditBatch(records: readonly AuditRecord[]) {
+      async appendAuditBatch(records: readonly AuditRecord[], encodings?: Parameters<typeof base.appendAuditBatch>[1]) {
         batches.push(records.length);
-        return base.appendAuditBatch(records);
+        return base.appendAuditBatch(records, encodings);
       },
     });
     return { base, batches, store };
@@ -75,6 +75,33 @@ describe('the write-behind audit queue', () => {
     await flushAudit(store);
     expect(batches).toEqual([AUDIT_MAX_BATCH + 3, 1]);
     expect(await base.listAudit({ limit: 1000 })).toHaveLength(AUDIT_MAX_BATCH + 4);
+  });
+});
+
+describe('the detail text a queued record brings', () => {
+  it('is made when the batch is inserted, not when the record is queued, and is what gets stored', async () => {
+    const store = createMemoryStore();
+    let made = 0;
+    // A text that differs from JSON.stringify(detail) shows which one the store kept.
+    enqueueAudit(store, record(1), () => {
+      made++;
+      return '{"i":1,"from":"text"}';
+    });
+    expect(made).toBe(0);
+    await flushAudit(store);
+    expect(made).toBe(1);
+    expect((await store.getAudit('call_1'))?.detail).toEqual({ i: 1, from: 'text' });
+  });
+
+  it('falls back to the record itself when making the text throws, losing no record', async () => {
+    const store = createMemoryStore();
+    enqueueAudit(store, record(2), () => {
+      throw new Error('cannot serialize');
+    });
+    enqueueAudit(store, record(3));
+    await flushAudit(store);
+    expect((await store.getAudit('call_2'))?.detail).toEqual({ i: 2 });
+    expect((await store.getAudit('call_3'))?.detail).toEqual({ i: 3 });
   });
 });
 

@@ -393,6 +393,21 @@ export function runStoreSuite(name: string, options: StoreSuiteOptions): void {
         expect(await store.listAudit()).toHaveLength(3);
       });
 
+      it('stores the same record whether or not the caller hands over the detail as JSON text', async () => {
+        const store = await fresh();
+        const plain = record('p1', 'search', '2026-01-01T00:00:00.000Z');
+        const withText = (id: string) => ({ ...record(id, 'search', '2026-01-01T00:00:00.000Z'), detail: { attempts: 2, quote: 'a "b" \u2028' } });
+        const encoded = (r: AuditRecord) => ({ detailJson: JSON.stringify(r.detail) });
+        const [a, b] = [withText('e1'), withText('e2')];
+        await store.appendAudit(withText('e0'), encoded(withText('e0')));
+        expect(await store.appendAuditBatch([plain, a, b], [undefined, encoded(a), encoded(b)])).toEqual([]);
+        expect(await store.getAudit('p1')).toEqual(plain);
+        for (const id of ['e0', 'e1', 'e2']) expect(await store.getAudit(id)).toEqual(withText(id));
+        // The text is what the store keeps: a detail text that differs from the record shows up.
+        await store.appendAuditBatch([withText('e3')], [{ detailJson: '{"attempts":3}' }]);
+        expect((await store.getAudit('e3'))?.detail).toEqual({ attempts: 3 });
+      });
+
       it('refuses a batch holding a bad timestamp, naming its index, and writes none of it', async () => {
         const store = await fresh();
         const err = await store.appendAuditBatch([record('a', 't', '2026-01-01T00:00:00.000Z'), record('b', 't', 'yesterday')]).then(() => null, (e: unknown) => e);

@@ -3,7 +3,7 @@ import { randomId } from '../../contract/random-id.js';
 import { asStoreError, guardStore } from '../backend-guard.js';
 import { createChunkedWriter } from '../chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from '../errors.js';
-import { decodeJson, encodeJson } from '../json-column.js';
+import { decodeJson, encodeAuditRecord, encodeJson } from '../json-column.js';
 import { checkLimit, timestampMs } from '../timestamps.js';
 import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
 import { migratePostgres } from './migrations.js';
@@ -255,17 +255,17 @@ function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: n
       return rows.map(toEntry);
     },
 
-    async appendAudit(record) {
+    async appendAudit(record, encoded) {
       const startedMs = timestampMs(record.startedAt, '/startedAt');
       const rows = await query(
         `INSERT INTO ${s}.audit (call_id, tool, started_ms, started_at, record) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (call_id) DO NOTHING RETURNING call_id`,
-        [record.callId, record.tool, startedMs, record.startedAt, encodeJson(record, '/')],
+        [record.callId, record.tool, startedMs, record.startedAt, encodeAuditRecord(record, encoded)],
       );
       if (rows.length === 0) throw storeError(STORE_ERROR_CODES.auditExists, `audit record for call ${record.callId} already exists`, { callId: record.callId });
     },
 
-    async appendAuditBatch(records) {
-      const rows = records.map((r, i) => [r.callId, r.tool, timestampMs(r.startedAt, `/${i}/startedAt`), r.startedAt, encodeJson(r, `/${i}`)]);
+    async appendAuditBatch(records, encodings) {
+      const rows = records.map((r, i) => [r.callId, r.tool, timestampMs(r.startedAt, `/${i}/startedAt`), r.startedAt, encodeAuditRecord(r, encodings?.[i], `/${i}`)]);
       const skipped: string[] = [];
       // One statement per slice (atomic by itself; PostgreSQL allows 65,535 parameters).
       for (let from = 0; from < rows.length; from += 1000) {

@@ -3,7 +3,7 @@ import { randomId } from '../../contract/random-id.js';
 import { asStoreError, guardStore } from '../backend-guard.js';
 import { createChunkedWriter } from '../chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from '../errors.js';
-import { decodeJson, encodeJson } from '../json-column.js';
+import { decodeJson, encodeAuditRecord, encodeJson } from '../json-column.js';
 import { checkLimit, timestampMs } from '../timestamps.js';
 import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
 import { openSqliteDatabase, type SqlDatabase, type SqliteDriverName } from './driver.js';
@@ -260,17 +260,17 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
       return rows.map(toEntry);
     },
 
-    async appendAudit(record) {
+    async appendAudit(record, encoded) {
       open();
       const startedMs = timestampMs(record.startedAt, '/startedAt');
-      if (q.insertAudit.run(record.callId, record.tool, startedMs, record.startedAt, encodeJson(record, '/')).changes === 0) {
+      if (q.insertAudit.run(record.callId, record.tool, startedMs, record.startedAt, encodeAuditRecord(record, encoded)).changes === 0) {
         throw storeError(STORE_ERROR_CODES.auditExists, `audit record for call ${record.callId} already exists`, { callId: record.callId });
       }
     },
 
-    async appendAuditBatch(records) {
+    async appendAuditBatch(records, encodings) {
       open();
-      const rows = records.map((r, i) => [r.callId, r.tool, timestampMs(r.startedAt, `/${i}/startedAt`), r.startedAt, encodeJson(r, `/${i}`)] as const);
+      const rows = records.map((r, i) => [r.callId, r.tool, timestampMs(r.startedAt, `/${i}/startedAt`), r.startedAt, encodeAuditRecord(r, encodings?.[i], `/${i}`)] as const);
       return insertAuditBatch(rows);
     },
 
