@@ -22,6 +22,7 @@ import type { GatewayOptions } from './session-state.js';
 import { inputRounds, type InputRounds, type Started } from './input-rounds.js';
 import { listenSubscriptions, whenBodyEnds, type ListenSubscriptions } from './listen-subscriptions.js';
 import { modernTasks, TASK_PARAMS, TASKS_EXTENSION, type ModernTasks } from './modern-tasks.js';
+import { listenedTaskIds, missingTasksCapability, withTaskStatus } from './task-listen.js';
 import type { RequestId } from './related-requests.js';
 
 /** The principal of stateless (2026-07-28) requests when the config names none. */
@@ -108,6 +109,7 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
       const inflight: ServerContext[] = [];
       client.fallbackRequestHandler = async (request, extra) => rounds.ask(link.relatedOf(extra.requestId), request.method, request.params, extra.signal) as never;
       let supports: Promise<Map<string, string | undefined>> | null = null;
+      let tasks: ModernTasks | null = null;
       // Progress comes back under the token the modern client chose (the inner session relays it
       // under the same token); log messages go with the round they belong to, else the oldest request.
       client.fallbackNotificationHandler = async (n) => {
@@ -115,6 +117,11 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
         if (n.method === 'notifications/tools/list_changed') supports = null;
         // Changes go to the open `subscriptions/listen` streams (the stateless revision's only channel for them).
         if (publish(handler, n.method, params)) return;
+        // An upstream task's own status (2025 vocabulary): pushed to the listen streams following it.
+        if (n.method === 'notifications/tasks/status') {
+          if (typeof params['taskId'] === 'string') tasks?.changed(params['taskId']);
+          return;
+        }
         const token = n.method === 'notifications/progress' ? params['progressToken'] : undefined;
         const target = token === undefined ? inflight[0] : inflight.find((c) => c.mcpReq._meta?.progressToken === token);
         await target?.mcpReq.notify({ method: n.method, params } as never).catch(() => undefined);
@@ -135,7 +142,8 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
         async (uri) => (await client.request({ method: 'resources/subscribe', params: { uri } }, ResultSchema), true),
         async (uri) => void (await client.request({ method: 'resources/unsubscribe', params: { uri } }, ResultSchema)),
       );
-      return { client, session, inflight, send, tasks: modernTasks(rounds, send), taskSupport, subscriptions };
+      tasks = modernTasks(rounds, send);
+      return { client, session, inflight, send, tasks, taskSupport, subscriptions };
     })();
     inner.then(
       (ready) => {
@@ -218,12 +226,25 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
 
   return {
     async fetch(request, parsedBody, principal) {
-      const serve = () => handler.fetch(request, { parsedBody, ...(principal === undefined ? {} : { authInfo: { token: '', clientId: principal, scopes: [], extra: { [PRINCIPAL_KEY]: principal } } }) });
+      const listener = principal ?? fallback;
+      const sdkServe = () => handler.fetch(request, { parsedBody, ...(principal === undefined ? {} : { authInfo: { token: '', clientId: principal, scopes: [], extra: { [PRINCIPAL_KEY]: principal } } }) });
+      // A listen stream that follows tasks (the tasks extension): the principal's own tasks are
+      // agreed to in its acknowledgement, and their status changes pushed on it.
+      const taskIds = listenedTaskIds(parsedBody);
+      let serve = sdkServe;
+      if (taskIds !== null) {
+        const refused = missingTasksCapability(parsedBody);
+        if (refused !== null) return refused;
+        const { tasks } = await open(listener);
+        const agreed = taskIds.filter((id) => tasks.owns(listener, id));
+        const state = (id: string) => tasks.get(listener, id).catch(() => null);
+        serve = async () => withTaskStatus(await sdkServe(), (parsedBody as { id?: unknown }).id, { agreed, state, watch: (w, closed) => tasks.watch(w, closed) });
+      }
       // A listen stream that names resources: the principal's upstreams are subscribed to them
       // first, so their updates flow, and unsubscribed when the last stream naming them ends.
       const uris = listenedUris(parsedBody);
       if (uris.length === 0) return serve();
-      const { client, subscriptions } = await open(principal ?? fallback);
+      const { client, subscriptions } = await open(listener);
       if (client.getServerCapabilities()?.resources?.subscribe !== true) return serve();
       const release = await subscriptions.acquire(uris);
       try {

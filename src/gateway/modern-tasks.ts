@@ -9,8 +9,9 @@
  * asks meanwhile (elicitation, sampling) is shown by `tasks/get` as `input_required` with
  * `inputRequests`, and answered with `tasks/update`. `tasks/cancel` cancels the upstream task.
  *
- * Task ids are the upstream's, bound to the principal that created them; status pushes
- * (`notifications/tasks` on a listen stream) are not sent: clients poll.
+ * Task ids are the upstream's, bound to the principal that created them. Every change of a
+ * task (an input request, its answer, the result, a cancellation, the upstream's own status
+ * notification) is told to the watchers: listen streams push it (task-listen.ts).
  */
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, RELATED_TASK_META_KEY, type ServerContext, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import type { Ask, InputRounds, Started } from './input-rounds.js';
@@ -45,6 +46,12 @@ export interface ModernTasks {
   get(principal: string, taskId: string): Promise<Record<string, unknown>>;
   update(principal: string, taskId: string, responses: unknown): Record<string, unknown>;
   cancel(principal: string, taskId: string): Promise<Record<string, unknown>>;
+  /** True when `taskId` is a task of `principal`. */
+  owns(principal: string, taskId: string): boolean;
+  /** Be told the id of each task that changes, and when the tasks close; returns the unsubscribe. */
+  watch(changed: (taskId: string) => void, closed?: () => void): () => void;
+  /** Tell the watchers that `taskId` changed (the upstream said so); unknown ids are ignored. */
+  changed(taskId: string): void;
   close(): void;
 }
 
@@ -54,6 +61,10 @@ export interface ModernTasks {
  */
 export function modernTasks(rounds: InputRounds, send: Send): ModernTasks {
   const entries = new Map<string, Entry>();
+  const watchers = new Set<{ readonly changed: (taskId: string) => void; readonly closed: (() => void) | undefined }>();
+  const changed = (taskId: string): void => {
+    for (const w of watchers) w.changed(taskId);
+  };
   const own = (principal: string, taskId: string): Entry => {
     const entry = entries.get(taskId);
     // Unknown and foreign task ids get one answer: nothing about other principals' tasks leaks.
@@ -87,11 +98,17 @@ export function modernTasks(rounds: InputRounds, send: Send): ModernTasks {
       // The result is asked for at once: what the upstream needs meanwhile arrives during this
       // request (2025 tasks deliver their input requests on `tasks/result`).
       const fetch = send('tasks/result', { taskId: entry.taskId }, entry.abort.signal);
-      const release = fetch.id === undefined ? () => undefined : rounds.claim(fetch.id, (ask) => entry.asks.set(`${entry.taskId}:${++entry.nextKey}`, ask));
+      const release = fetch.id === undefined ? () => undefined : rounds.claim(fetch.id, (ask) => {
+        entry.asks.set(`${entry.taskId}:${++entry.nextKey}`, ask);
+        changed(entry.taskId);
+      });
       void fetch.result.then(
         (value) => (entry.settled = { ok: true, value }),
         (error: unknown) => (entry.settled = { ok: false, error }),
-      ).finally(release);
+      ).finally(() => {
+        release();
+        changed(entry.taskId);
+      });
       return { resultType: 'task', ...modernTask(task) };
     },
     async get(principal, taskId) {
@@ -118,12 +135,15 @@ export function modernTasks(rounds: InputRounds, send: Send): ModernTasks {
       const entry = own(principal, taskId);
       if (typeof responses !== 'object' || responses === null) throw new ProtocolError(INVALID_PARAMS, 'inputResponses must be an object');
       // Keys not outstanding (never issued, already answered) are ignored, as the extension says.
+      let answered = false;
       for (const [key, response] of Object.entries(responses)) {
         const ask = entry.asks.get(key);
         if (ask === undefined || typeof response !== 'object' || response === null) continue;
         entry.asks.delete(key);
         ask.resolve(response as Record<string, unknown>);
+        answered = true;
       }
+      if (answered) changed(taskId);
       return { resultType: 'complete' };
     },
     async cancel(principal, taskId) {
@@ -136,9 +156,21 @@ export function modernTasks(rounds: InputRounds, send: Send): ModernTasks {
       for (const ask of entry.asks.values()) ask.reject(new Error('the task was cancelled'));
       entry.asks.clear();
       entry.abort.abort(new Error('the task was cancelled'));
+      changed(taskId);
       return { resultType: 'complete' };
     },
+    owns: (principal, taskId) => entries.get(taskId)?.principal === principal,
+    watch(w, closed) {
+      const watcher = { changed: w, closed };
+      watchers.add(watcher);
+      return () => void watchers.delete(watcher);
+    },
+    changed(taskId) {
+      if (entries.has(taskId)) changed(taskId);
+    },
     close() {
+      for (const w of [...watchers]) w.closed?.();
+      watchers.clear();
       for (const e of entries.values()) e.abort.abort(new Error('the gateway is shutting down'));
       entries.clear();
     },

@@ -36,6 +36,41 @@ function rawClient(url: string, capabilities: Record<string, unknown>) {
   };
 }
 
+/** A `subscriptions/listen` stream, its events collected as they arrive. */
+async function listen(url: string, capabilities: Record<string, unknown>, notifications: Record<string, unknown>) {
+  const body = {
+    jsonrpc: '2.0',
+    id: 'listen-1',
+    method: 'subscriptions/listen',
+    params: { notifications, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': capabilities, 'io.modelcontextprotocol/clientInfo': { name: 'raw-2026', version: '1' } } },
+  };
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' };
+  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+  const events: { method?: string; params?: Record<string, unknown>; error?: { code: number; data?: unknown } }[] = [];
+  if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    events.push((await res.json()) as never);
+    return { events, close: async () => undefined };
+  }
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const reading = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+      if (done) return;
+      text += decoder.decode(value, { stream: true });
+      let cut = text.indexOf('\n\n');
+      while (cut !== -1) {
+        const data = /^data: (.*)$/m.exec(text.slice(0, cut))?.[1];
+        if (data !== undefined) events.push(JSON.parse(data) as never);
+        text = text.slice(cut + 2);
+        cut = text.indexOf('\n\n');
+      }
+    }
+  })();
+  return { events, close: async () => { await reader.cancel().catch(() => undefined); await reading; } };
+}
+
 async function gateway() {
   const gw = await serveHttp({ store: createMemoryStore(), config: { defaults: { effect: 'read' }, upstreams: [{ name: 'everything', command: SERVERS.everything[0], args: SERVERS.everything.slice(1) }] } }, { port: 0 });
   open.push(gw);
@@ -103,6 +138,46 @@ describe('the tasks extension for 2026-07-28 clients', () => {
     const again = await rpc('tasks/cancel', { taskId }, taskId);
     expect(again.error?.code).toBeTypeOf('number');
   }, 90_000);
+
+  it("pushes a task's status on a listen stream that follows it: now, on its input request, and when it completes", async () => {
+    const gw = await gateway();
+    const caps = { extensions: { [EXT]: {} }, elicitation: {} };
+    const rpc = rawClient(gw.url, caps);
+    const created = await rpc('tools/call', { name: 'simulate-research-query', arguments: { topic: 'otters', ambiguous: true } }, 'simulate-research-query');
+    const taskId = created.result?.['taskId'] as string;
+    const stream = await listen(gw.url, caps, { taskIds: [taskId, 'someone-elses-task'] });
+    open.push(stream);
+    const pushes = () => stream.events.filter((e) => e.method === 'notifications/tasks').map((e) => e.params ?? {});
+    // The acknowledgement names the task it agreed to follow (not an id it never created), first.
+    await eventually(async () => stream.events.length > 0, 10_000);
+    const ack = stream.events[0];
+    expect(ack?.method).toBe('notifications/subscriptions/acknowledged');
+    expect((ack?.params?.['notifications'] as { taskIds?: string[] }).taskIds).toEqual([taskId]);
+    // Its status right away, then the input request, pushed with the keys tasks/get shows.
+    await eventually(async () => pushes().some((p) => p['status'] === 'input_required'), 30_000);
+    const asking = pushes().find((p) => p['status'] === 'input_required')!;
+    expect(asking['taskId']).toBe(taskId);
+    expect(asking).not.toHaveProperty('resultType');
+    expect((asking['_meta'] as Record<string, unknown>)['io.modelcontextprotocol/subscriptionId']).toBe('listen-1');
+    const [key] = Object.keys(asking['inputRequests'] as Record<string, unknown>);
+    await rpc('tasks/update', { taskId, inputResponses: { [key as string]: { action: 'accept', content: { interpretation: 'sea otters only' } } } }, taskId);
+    // The end is pushed too, with the result the pipeline made: the client need not poll.
+    await eventually(async () => pushes().some((p) => p['status'] === 'completed'), 60_000);
+    const done = pushes().find((p) => p['status'] === 'completed')!;
+    expect((done['result'] as { _meta?: Record<string, { status: string }> })._meta?.[ENVELOPE_META_KEY]?.status).toBe('succeeded');
+    expect(pushes().filter((p) => p['status'] === 'completed')).toHaveLength(1);
+    // Nothing left to follow: the stream ends with the listen's own response, after the last push.
+    await eventually(async () => stream.events.some((e) => (e as { id?: unknown }).id === 'listen-1'), 10_000);
+    expect((stream.events.at(-1) as { id?: unknown }).id).toBe('listen-1');
+    await stream.close();
+  }, 120_000);
+
+  it('refuses a listen for task status from a client that did not declare the extension (-32021)', async () => {
+    const gw = await gateway();
+    const stream = await listen(gw.url, {}, { taskIds: ['any'] });
+    expect(stream.events[0]?.error?.code).toBe(-32021);
+    expect(stream.events[0]?.error?.data).toEqual({ requiredCapabilities: { extensions: { [EXT]: {} } } });
+  }, 60_000);
 
   it('answers an ordinary result for a tool its upstream does not run as a task', async () => {
     const gw = await gateway();
