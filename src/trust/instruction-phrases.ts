@@ -123,7 +123,7 @@ const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   ],
   what: ['that', 'what', 'everything', 'anything', 'all', 'whatever', 'which'],
   toldVerb: ['told', 'instructed', 'taught', 'programmed', 'asked', 'given', 'said', 'trained', 'ordered', 'commanded', 'directed', 'briefed'],
-  gotVerb: ['told', 'instructed', 'taught', 'programmed', 'asked', 'given', 'said', 'trained', 'ordered', 'commanded', 'directed', 'briefed', 'received', 'got', 'issued'],
+  gotVerb: ['told', 'instructed', 'taught', 'programmed', 'asked', 'given', 'said', 'trained', 'ordered', 'commanded', 'directed', 'briefed', 'received', 'got', 'issued', 'assigned', 'handed'],
   voided: ['void', 'cancelled', 'canceled', 'obsolete', 'invalid', 'revoked', 'outdated', 'superseded', 'overridden', 'null', 'rescinded', 'suspended', 'lifted', 'deprecated'],
   supersede: ['supersede', 'supersedes', 'override', 'overrides', 'replace', 'replaces', 'overrule', 'overrules', 'trump', 'trumps'],
   goVerb: ['go', 'navigate', 'visit', 'open', 'browse', 'click', 'download', 'fetch', 'load', 'access'],
@@ -237,6 +237,29 @@ const BASE_RULES: readonly PhraseRule[] = [
 
   // encoded_payload — asking the reader to decode and act.
   weak('encoded.decode-and-follow', 'encoded_payload', 'decode ~6 follow|execute|run|obey|perform'),
+
+  // Shapes without the usual override words: dismissing the reader's own task, declaring the
+  // conversation never happened, "the real instructions", asking for what the reader was given.
+  strong('override.dismiss-your-task', 'override', '@dismiss ~3 @taskNoun ~3 you ~3 @gotVerb'),
+  strong('override.never-existed', 'override', 'as if ~3 @prior ~2 message|instructions|conversation|rules|prompts|context ~3 never'),
+  strong('override.pretend-never', 'override', 'pretend|imagine|assume ~3 @prior ~2 message|instructions|conversation|rules|prompts|context ~3 never'),
+  strong('override.dismiss-your-prior-task', 'override', '@dismiss ~1 your ~1 @prior ~1 @taskNoun'),
+  weak('override.not-follow-instructions', 'override', 'not|never|dont ~1 @obey ~3 @instructions'),
+  weak('override.follow-mine', 'override', '@obey ~1 mine'),
+  strong('override.real-instructions', 'override', 'the|your|my ~1 real|actual|true ~1 @strictInstructions ~2 follow|are|begin|start|below'),
+  weak('override.was-a-test', 'override', 'above ~2 was|is ~2 only|just|merely ~1 a ~1 test'),
+  weak('override.end-of-user-input', 'override', 'end of ~1 user|human|customer ~1 input|message|turn|query|prompt'),
+  weak('addressed.principal-is-authority', 'addressed_to_ai', 'the ~1 @principal ~1 is ~1 an|the|a ~1 @authority'),
+  strong('exfil.rules-you-were-given', 'exfiltration', '@leakVerb ~3 @instructions ~2 you ~2 were|have|had|got ~1 configured|given|programmed|told|set|trained|initialized'),
+  strong('exfil.rules-authority-gave', 'exfiltration', '@leakVerb ~4 @instructions ~3 @authority ~2 gave|give|provided|wrote|set|left ~1 you'),
+  strong('exfil.secret-you-keep', 'exfiltration', '@leakVerb ~3 password|passcode|secret|key|code ~3 you ~2 were|are ~1 told|asked|instructed|supposed ~3 keep|hide|protect|guard'),
+  weak('exfil.contents-of-your', 'exfiltration', 'content ~1 of ~1 your ~1 configuration|config|prompt|instructions|memory|context|settings'),
+  weak('exfil.including-keys', 'exfiltration', 'including|include ~2 any|all|the ~1 keys|secrets|passwords|credentials|tokens'),
+  strong('hijack.text-to-every-answer', 'task_hijack', '@editVerb ~2 the ~1 following ~1 text|sentence|line|link|message|words|phrase ~2 to ~1 every|each|all ~1 answer|answers|response|responses|reply|replies'),
+  strong('hijack.send-before-answering', 'task_hijack', 'before ~1 answer|respond|reply ~3 @sendVerb ~3 this|the|all|every|your ~2 message|email|emails|contacts|conversation|history'),
+  weak('worm.forward-to-everyone', 'exfiltration', '@sendVerb ~3 this|the ~1 message|email|mail ~3 everyone|everybody|all ~3 contacts|contact|list|address'),
+  weak('hijack.change-of-plans', 'task_hijack', 'change of plan'),
+  weak('addressed.ai-must-now', 'addressed_to_ai', 'the ~1 @aiName ~1 must|should|will|need ~1 now'),
 ];
 
 /** Named word lists used by the phrase rules (`@name`), those of probe-phrases included. */

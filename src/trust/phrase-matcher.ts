@@ -13,7 +13,7 @@
  */
 import { normalizeText } from './normalize-text.js';
 import { HASH_BASE } from './word-index.js';
-import { buildLexicon, LEET_ID, resolveWord, REVERSED_ID, ROT13_ID, segment, type Lexicon } from './word-lookup.js';
+import { buildLexicon, LEET_ID, resolveWord, REVERSED_ID, ROT13_ID, segment, SUFFIXES, type Lexicon } from './word-lookup.js';
 
 export { rot13 } from './word-lookup.js';
 
@@ -103,6 +103,18 @@ export function compilePhrases(groups: Readonly<Record<string, readonly string[]
     return { rule, slots, gaps };
   });
   const size = vocab.size;
+  // A word some rule spells out ("keys") is its own vocabulary entry, so it no longer reads as
+  // an inflection of its base ("key"): a slot naming the base takes those spelled-out forms too,
+  // so adding a word to one rule never narrows another.
+  const inflected: number[][] = Array.from({ length: size }, () => []);
+  for (const [word, id] of vocab) {
+    for (const suffix of SUFFIXES) {
+      if (word.length <= suffix.length + 2 || !word.endsWith(suffix)) continue;
+      const base = vocab.get(word.slice(0, -suffix.length));
+      if (base !== undefined && base !== id) inflected[base]?.push(id);
+    }
+  }
+  for (const p of parsed) p.slots.forEach((ids, i) => (p.slots[i] = [...new Set(ids.flatMap((id) => [id, ...(inflected[id] ?? [])]))]));
   const byFirstWord: CompiledPhrase[][] = Array.from({ length: size }, () => []);
   const phrases: CompiledPhrase[] = [];
   for (const { rule, slots, gaps } of parsed) {

@@ -19,7 +19,8 @@ export const LEET_ID = -4;
 
 const MIN_TYPO_LENGTH = 7;
 const MAX_TYPO_LENGTH = 24;
-const SUFFIXES = ['s', 'es', 'ing', 'ed', 'd'] as const;
+/** Endings read as inflections of a rule word ("instructions" of "instruction"). */
+export const SUFFIXES = ['s', 'es', 'ing', 'ed', 'd'] as const;
 const LEET_DIGITS: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g', '6': 'g', '2': 'z' };
 // Short function words that glue keywords together in a de-spaced run ("ignoreallthe…").
 const GLUE = [

@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { detectInstructions } from '../../src/trust/index.js';
+import { compilePhrases, findPhrases, tokenize } from '../../src/trust/phrase-matcher.js';
+
+const SHAPES = JSON.parse(readFileSync(new URL('./fixtures/override-shapes.json', import.meta.url), 'utf8')) as {
+  attacks: [string, string[]][];
+  ordinary: string[];
+};
+
+describe('instruction detector — attacks without the usual override words', () => {
+  it.each(SHAPES.attacks.map(([text, rules]) => [rules.join(' + '), text, rules]))('%s flag %j', (_, text, rules) => {
+    const d = detectInstructions(text as string);
+    for (const rule of rules as string[]) expect(d.spans.map((s) => s.rule)).toContain(rule);
+    expect(d.instructional).toBe(true);
+  });
+
+  it.each(SHAPES.ordinary.map((t) => [t]))('leaves alone %j', (text) => {
+    expect(detectInstructions(text).instructional).toBe(false);
+  });
+});
+
+describe('phrase rules and inflections', () => {
+  it('match an inflection of a rule word even when another rule spells that inflection out', () => {
+    const rules = [
+      { id: 'a', family: 'override', strong: true, source: 'ignore ~2 key' },
+      { id: 'b', family: 'override', strong: true, source: 'lost keys' },
+    ];
+    const m = compilePhrases({}, rules);
+    const ids = (text: string) => findPhrases(m, tokenize(m, text)).map((h) => h.rule.id);
+    expect(ids('ignore the keys')).toEqual(['a']);
+    expect(ids('ignore the key')).toEqual(['a']);
+    expect(ids('lost keys')).toEqual(['b']);
+    // A form no rule names reads as its base, as before.
+    expect(ids('ignore the keyed')).toEqual(['a']);
+  });
+});
