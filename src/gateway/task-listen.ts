@@ -117,6 +117,8 @@ export function withTaskStatus(response: Response, subscriptionId: unknown, feed
     closed = true;
     unwatch();
     controller.close();
+    // Ended before the SDK's stream (the gateway closing): let go of it too.
+    if (!sourceDone) void reader.cancel().catch(() => undefined);
   };
   // The SDK is done and nothing is followed any more: the stream ends as the SDK ended it.
   const maybeFinish = (): void => {

@@ -13,9 +13,10 @@ const END = event({ jsonrpc: '2.0', id: 7, result: { resultType: 'complete' } })
 /** An SDK-like SSE response whose chunks the test writes. */
 function sdkStream() {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c), cancel: () => void (cancelled = true) });
   const response = new Response(body, { headers: { 'content-type': 'text/event-stream' } });
-  return { response, write: (text: string) => controller.enqueue(encoder.encode(text)), end: () => controller.close() };
+  return { response, write: (text: string) => controller.enqueue(encoder.encode(text)), end: () => controller.close(), cancelled: () => cancelled };
 }
 
 /** Tasks whose status the test sets; `change` tells the watcher. */
@@ -123,6 +124,7 @@ describe('task status on a listen stream', () => {
     first.write(ACK);
     await readAll(withTaskStatus(first.response, 7, left.f), (t) => t.includes('notifications/tasks'));
     expect(left.watching()).toBe(0);
+    expect(first.cancelled()).toBe(true);
 
     const closing = feed(['b']);
     const second = sdkStream();
@@ -131,6 +133,9 @@ describe('task status on a listen stream', () => {
     await flush();
     closing.close();
     expect(await reading).toContain('notifications/tasks');
+    // The SDK's stream behind it is let go too.
+    await flush();
+    expect(second.cancelled()).toBe(true);
   });
 
   it('passes a stream that follows no task through unchanged', async () => {
