@@ -260,6 +260,8 @@ const BASE_RULES: readonly PhraseRule[] = [
   weak('worm.forward-to-everyone', 'exfiltration', '@sendVerb ~3 this|the ~1 message|email|mail ~3 everyone|everybody|all ~3 contacts|contact|list|address'),
   weak('hijack.change-of-plans', 'task_hijack', 'change of plan'),
   weak('addressed.ai-must-now', 'addressed_to_ai', 'the ~1 @aiName ~1 must|should|will|need ~1 now'),
+  weak('addressed.whoever-reads-this', 'addressed_to_ai', 'whoever|anyone|anybody ~1 reads|reading|processes|processing|summarizes|summarizing ~1 this'),
+  strong('override.treat-as-from-authority', 'override', 'treat|consider|regard ~5 as ~1 coming|written|sent|issued ~1 from|by ~2 @authority'),
 ];
 
 /** Named word lists used by the phrase rules (`@name`), those of probe-phrases included. */
