@@ -130,6 +130,12 @@ const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   webNoun: ['url', 'link', 'page', 'site', 'website', 'address', 'http', 'https', 'www'],
   complete: ['complete', 'finish', 'accomplish', 'perform', 'solve', 'fulfil', 'fulfill', 'achieve', 'continue'],
   authority: ['developer', 'developers', 'creator', 'creators', 'administrator', 'admin', 'owner', 'operator', 'programmer', 'maker', 'supervisor', 'maintainer', 'maintainers', 'trainer', 'trainers'],
+  leakAny: [
+    'reveal', 'print', 'repeat', 'output', 'show', 'display', 'disclose', 'leak', 'tell', 'give', 'write',
+    'return', 'dump', 'expose', 'share', 'recite', 'spell', 'provide', 'quote', 'restate', 'list',
+  ],
+  setupAdj: ['setup', 'system', 'initial', 'configuration', 'config', 'hidden', 'startup', 'initialization'],
+  setupNoun: ['message', 'prompt', 'text', 'rules', 'guidelines', 'instructions', 'configuration', 'directives'],
   secretThing: ['secret', 'password', 'passcode', 'passphrase', 'access', 'code', 'key', 'instructions', 'prompt', 'rules', 'guidelines'],
 };
 
@@ -260,6 +266,19 @@ const BASE_RULES: readonly PhraseRule[] = [
   weak('worm.forward-to-everyone', 'exfiltration', '@sendVerb ~3 this|the ~1 message|email|mail ~3 everyone|everybody|all ~3 contacts|contact|list|address'),
   weak('hijack.change-of-plans', 'task_hijack', 'change of plan'),
   weak('addressed.ai-must-now', 'addressed_to_ai', 'the ~1 @aiName ~1 must|should|will|need ~1 now'),
+  // Asking for the reader's own setup in other words.
+  strong('exfil.repeat-prior-verbatim', 'exfiltration', '@leakAny ~3 @prior ~1 text|words|lines|message|prompt ~3 verbatim|word|unchanged'),
+  strong('exfil.your-setup-message', 'exfiltration', '@leakAny ~4 your ~1 @setupAdj ~1 @setupNoun'),
+  strong('exfil.what-does-your-setup-say', 'exfiltration', 'what ~1 does|do|did ~1 your ~1 @setupAdj ~1 @setupNoun ~1 say|contain|tell|include'),
+  strong('exfil.your-rules-word-for-word', 'exfiltration', '@leakAny ~3 your ~1 @instructions ~2 word for word'),
+  strong('exfil.your-rules-verbatim', 'exfiltration', '@leakAny ~3 your ~1 @instructions ~2 verbatim'),
+  weak('exfil.rules-you-must-follow', 'exfiltration', 'list|enumerate|state|name ~3 @instructions ~2 you ~1 must|have|need|should ~2 follow|obey'),
+  weak('exfil.instructions-into-format', 'exfiltration', '@editVerb ~1 your ~1 @strictInstructions ~3 in|into ~1 a ~2 json|block|code|list|table|object|file|poem'),
+  weak('exfil.everything-you-were-told', 'exfiltration', 'tell|show|give ~1 me ~1 @everything ~2 you ~1 were|have|had ~1 @toldVerb'),
+  weak('exfil.part-i-cannot-see', 'exfiltration', 'part|text|parts|portion ~2 i ~1 cannot|cant|can ~2 see'),
+  weak('exfil.start-of-conversation', 'exfiltration', '@leakAny ~2 the ~1 beginning|start ~1 of ~1 this|the|our ~1 conversation|chat|session'),
+  weak('exfil.everything-before-this', 'exfiltration', 'everything ~2 came|comes|was|appears ~1 before ~1 this ~1 message|conversation|point|line'),
+  weak('exfil.hidden-text', 'exfiltration', 'hidden|invisible|secret ~1 text|instructions|prompt|messages'),
   weak('addressed.whoever-reads-this', 'addressed_to_ai', 'whoever|anyone|anybody ~1 reads|reading|processes|processing|summarizes|summarizing ~1 this'),
   strong('override.treat-as-from-authority', 'override', 'treat|consider|regard ~5 as ~1 coming|written|sent|issued ~1 from|by ~2 @authority'),
 ];
