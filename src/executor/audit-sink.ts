@@ -49,9 +49,8 @@ export const AUDIT_WINDOW_MS = 5;
 export const AUDIT_MAX_BATCH = 256;
 
 interface Queue {
-  records: AuditRecord[];
-  /** The detail text of `records[i]`, made at drain time (after the answers left), when cheap. */
-  details: (AuditEntry['detailJson'] | undefined)[];
+  /** Records with, when cheap, their detail text: made at drain time, after the answers left. */
+  entries: AuditEntry[];
   scheduled: boolean;
   timer: ReturnType<typeof setTimeout> | null;
   draining: Promise<void>;
@@ -62,7 +61,7 @@ const queues = new WeakMap<Store, Queue>();
 function queueOf(store: Store): Queue {
   let q = queues.get(store);
   if (q === undefined) {
-    q = { records: [], details: [], scheduled: false, timer: null, draining: Promise.resolve() };
+    q = { entries: [], scheduled: false, timer: null, draining: Promise.resolve() };
     queues.set(store, q);
   }
   return q;
@@ -75,9 +74,8 @@ function queueOf(store: Store): Queue {
  */
 export function enqueueAudit(store: Store, record: AuditRecord, detailJson?: () => string): void {
   const q = queueOf(store);
-  q.records.push(record);
-  q.details.push(detailJson);
-  if (q.records.length >= AUDIT_MAX_BATCH) {
+  q.entries.push(detailJson === undefined ? { record } : { record, detailJson });
+  if (q.entries.length >= AUDIT_MAX_BATCH) {
     // A full batch goes now (the answers of this turn still leave first: see below).
     if (q.timer !== null) {
       clearTimeout(q.timer);
@@ -112,7 +110,7 @@ export async function flushAudit(store: Store): Promise<void> {
   const q = queues.get(store);
   if (q === undefined) return;
   // Records queued while draining are picked up by the loop.
-  while (q.records.length > 0 || q.scheduled) {
+  while (q.entries.length > 0 || q.scheduled) {
     if (q.timer !== null) clearTimeout(q.timer);
     q.timer = null;
     q.scheduled = false;
@@ -123,16 +121,16 @@ export async function flushAudit(store: Store): Promise<void> {
 }
 
 async function drain(store: Store, q: Queue): Promise<void> {
-  const batch = q.records.splice(0);
-  const details = q.details.splice(0);
+  const batch = q.entries.splice(0);
   if (batch.length === 0) return;
-  let encodings: (AuditEncoding | undefined)[] | undefined;
-  try {
-    encodings = details.map((d) => (d === undefined ? undefined : { detailJson: d() }));
-  } catch {
-    encodings = undefined; // the store serializes them itself, and says what it cannot
-  }
-  await store.appendAuditBatch(batch, encodings).catch(() => undefined);
+  const encodings = batch.map((entry) => {
+    try {
+      return encodingOf(entry);
+    } catch {
+      return undefined; // the store serializes that record itself, and says what it cannot
+    }
+  });
+  await store.appendAuditBatch(batch.map((e) => e.record), encodings).catch(() => undefined);
 }
 
 /**

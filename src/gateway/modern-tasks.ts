@@ -200,7 +200,12 @@ function withoutRelated(result: Record<string, unknown>): Record<string, unknown
 }
 
 function declaresTasks(ctx: ServerContext): boolean {
-  const caps = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
+  return declaresTasksIn(ctx.mcpReq.envelope as Record<string, unknown> | undefined);
+}
+
+/** True when a request's per-request envelope (`_meta`) declares the tasks extension in its client capabilities. */
+export function declaresTasksIn(meta: Record<string, unknown> | undefined): boolean {
+  const caps = meta?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
   return caps?.extensions?.[TASKS_EXTENSION] !== undefined;
 }
 

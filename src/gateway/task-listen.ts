@@ -8,8 +8,8 @@
  * tasks; others are left out, as the extension allows), and the pushes are merged in between
  * the SDK's events. Nothing is pushed after a task reached a terminal status.
  */
-import { CLIENT_CAPABILITIES_META_KEY, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
-import { TASKS_EXTENSION } from './modern-tasks.js';
+import { SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
+import { declaresTasksIn, TASKS_EXTENSION } from './modern-tasks.js';
 
 /** JSON-RPC code of a request that needs a capability the client did not declare. */
 const MISSING_CAPABILITY = -32021;
@@ -39,8 +39,7 @@ export function listenedTaskIds(body: unknown): string[] | null {
  */
 export function missingTasksCapability(body: unknown): Response | null {
   const b = body as ListenBody;
-  const caps = b.params?._meta?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
-  if (caps?.extensions?.[TASKS_EXTENSION] !== undefined) return null;
+  if (declaresTasksIn(b.params?._meta)) return null;
   const error = { code: MISSING_CAPABILITY, message: 'Missing required client capability', data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } };
   return Response.json({ jsonrpc: '2.0', id: b.id ?? null, error });
 }

@@ -9,21 +9,24 @@
 import type { PhraseRule } from './phrase-matcher.js';
 import { PROBE_GROUPS, PROBE_RULES } from './probe-phrases.js';
 
+// Verbs dismissing what came before, in every language the lists cover.
+const DISMISS: readonly string[] = [
+  'negeer', 'negeren', 'vergeet', 'ignoriert', 'missachte', 'vergessen', 'ignorer', 'oublier', 'ignoren', 'olvidar', 'olviden', 'descarta', 'ignori', 'ignorare', 'dimentichi', 'dimenticare', 'esqueca', 'esquece', 'esquecer', 'desconsidere', 'desconsidera', 'игнорируй', 'игнорируйте', 'игнорировать', 'проигнорируй', 'забудь', 'забудьте', 'отбрось', 
+  'ignore', 'disregard', 'forget', 'skip', 'override', 'bypass', 'neglect', 'abandon', 'dismiss', 'overlook',
+  'discard', 'overwrite', 'ignoriere', 'ignorieren', 'vergiss', 'ignorez', 'oubliez', 'oublie', 'ignora',
+  'ignorar', 'olvida', 'olvide', 'dimentica',
+];
+
+// Verbs asking the reader to hand something over.
+const LEAK_VERBS: readonly string[] = [
+  'reveal', 'print', 'repeat', 'output', 'show', 'display', 'disclose', 'leak', 'tell', 'give', 'write',
+  'return', 'dump', 'expose', 'share', 'recite', 'spell',
+];
+
 /** Named word lists used by the phrase rules (`@name`). All lower case, already normalized. */
 const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
-  dismiss: [
-    'negeer', 'negeren', 'vergeet', 'ignoriert', 'missachte', 'vergessen', 'ignorer', 'oublier', 'ignoren', 'olvidar', 'olviden', 'descarta', 'ignori', 'ignorare', 'dimentichi', 'dimenticare', 'esqueca', 'esquece', 'esquecer', 'desconsidere', 'desconsidera', 'игнорируй', 'игнорируйте', 'игнорировать', 'проигнорируй', 'забудь', 'забудьте', 'отбрось', 
-    'ignore', 'disregard', 'forget', 'skip', 'override', 'bypass', 'neglect', 'abandon', 'dismiss', 'overlook',
-    'discard', 'overwrite', 'ignoriere', 'ignorieren', 'vergiss', 'ignorez', 'oubliez', 'oublie', 'ignora',
-    'ignorar', 'olvida', 'olvide', 'dimentica',
-  ],
-  dismissOrAside: [
-    'negeer', 'negeren', 'vergeet', 'ignoriert', 'missachte', 'vergessen', 'ignorer', 'oublier', 'ignoren', 'olvidar', 'olviden', 'descarta', 'ignori', 'ignorare', 'dimentichi', 'dimenticare', 'esqueca', 'esquece', 'esquecer', 'desconsidere', 'desconsidera', 'игнорируй', 'игнорируйте', 'игнорировать', 'проигнорируй', 'забудь', 'забудьте', 'отбрось', 
-    'ignore', 'disregard', 'forget', 'skip', 'override', 'bypass', 'neglect', 'abandon', 'dismiss', 'overlook',
-    'discard', 'overwrite', 'ignoriere', 'ignorieren', 'vergiss', 'ignorez', 'oubliez', 'oublie', 'ignora',
-    'ignorar', 'olvida', 'olvide', 'dimentica',
-    'aside',
-  ],
+  dismiss: DISMISS,
+  dismissOrAside: [...DISMISS, 'aside'],
   prior: [
     'vorigen', 'fruheren', 'vorige', 'eerdere', 'voorgaande', 'bovenstaande', 'precedents', 'precedente', 'anterieures', 'anteriores', 'anterior', 'previas', 'previos', 'precedentes', 'предыдущие', 'предыдущих', 'прежние', 'прошлые', 'предыдущую', 'системные', 
     'previous', 'prior', 'above', 'earlier', 'preceding', 'former', 'initial', 'original', 'old', 'existing',
@@ -46,10 +49,7 @@ const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
     'eerder', 'hiervoor', 'voordien', 'auparavant', 'precedemment', 'anteriormente', 'prima', 'precedentemente', 'раньше', 'ранее', 'до', 'anterior', 'precedente', 'precedent', 'precede', 'dessus', 'oben', 'vorher', 'sopra', 'acima', 'hierboven', 'выше', 'before', 'above', 'previously', 'prior', 'earlier', 'said', 'told', 'so', 'until', 'davor', 'zuvor', 'bisher', 'avant', 'antes', 'prima'],
   negation: ['don', 'dont', 'never', 'stop', 'cease'],
   obey: ['follow', 'obey', 'listen', 'adhere', 'comply', 'heed'],
-  leakVerb: [
-    'reveal', 'print', 'repeat', 'output', 'show', 'display', 'disclose', 'leak', 'tell', 'give', 'write',
-    'return', 'dump', 'expose', 'share', 'recite', 'spell',
-  ],
+  leakVerb: LEAK_VERBS,
   secretAdj: ['system', 'initial', 'original', 'hidden', 'secret', 'developer', 'your', 'internal'],
   newAdj: ['new', 'real', 'actual', 'true', 'updated', 'revised', 'primary', 'main', 'only', 'first', 'urgent', 'final'],
   taskNoun: ['task', 'tasks', 'goal', 'objective', 'mission', 'job', 'instruction', 'instructions', 'purpose', 'assignment', 'directive', 'priority'],
@@ -130,10 +130,7 @@ const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   webNoun: ['url', 'link', 'page', 'site', 'website', 'address', 'http', 'https', 'www'],
   complete: ['complete', 'finish', 'accomplish', 'perform', 'solve', 'fulfil', 'fulfill', 'achieve', 'continue'],
   authority: ['developer', 'developers', 'creator', 'creators', 'administrator', 'admin', 'owner', 'operator', 'programmer', 'maker', 'supervisor', 'maintainer', 'maintainers', 'trainer', 'trainers'],
-  leakAny: [
-    'reveal', 'print', 'repeat', 'output', 'show', 'display', 'disclose', 'leak', 'tell', 'give', 'write',
-    'return', 'dump', 'expose', 'share', 'recite', 'spell', 'provide', 'quote', 'restate', 'list',
-  ],
+  leakAny: [...LEAK_VERBS, 'provide', 'quote', 'restate', 'list'],
   setupAdj: ['setup', 'system', 'initial', 'configuration', 'config', 'hidden', 'startup', 'initialization'],
   setupNoun: ['message', 'prompt', 'text', 'rules', 'guidelines', 'instructions', 'configuration', 'directives'],
   secretThing: ['secret', 'password', 'passcode', 'passphrase', 'access', 'code', 'key', 'instructions', 'prompt', 'rules', 'guidelines'],
