@@ -6,8 +6,8 @@
  */
 export { idempotencyKey, argsDigest } from './idempotency-key.js';
 export type { KeyInput } from './idempotency-key.js';
-export { beginWrite, settleWrite, LEDGER_CODES } from './ledger.js';
-export type { LedgerDecision, BeginInput } from './ledger.js';
+export { beginWrite, settleWrite, settlePatch, LEDGER_CODES } from './ledger.js';
+export type { LedgerDecision, BeginInput, WriteOutcome } from './ledger.js';
 export { decideAfterLookup, confirmedEnvelope, unknownEnvelope } from './reconcile.js';
 export type { ReconcileLookup, ReconcileAction, RetryTraits, ReconcileContext } from './reconcile.js';
 export { statePatch, applyStatePatch, STATE_CODES } from './state-patch.js';

@@ -4,7 +4,7 @@
  * envelope, or must first be reconciled.
  */
 import type { Envelope } from '../contract/index.js';
-import type { LedgerEntry, LedgerLease, Store } from '../store/types.js';
+import type { LedgerEntry, LedgerLease, LedgerPatch, Store } from '../store/types.js';
 
 /** Stable codes of a refused ledger begin. */
 export const LEDGER_CODES = {
@@ -113,21 +113,35 @@ function isIdle(entry: LedgerEntry, input: BeginInput): boolean {
   return input.staleAfterMs !== undefined && Number.isFinite(idle) && idle > input.staleAfterMs;
 }
 
+/** How an attempt ended, as {@link settleWrite} records it. */
+export interface WriteOutcome {
+  readonly state: 'succeeded' | 'failed' | 'unknown' | 'in_flight';
+  readonly envelope?: Envelope;
+  readonly attempts: number;
+  readonly now: string;
+  readonly release?: boolean;
+}
+
 /**
- * Record how an attempt ended. `succeeded`/`failed` are final; `unknown` waits for reconciliation.
- * @example await settleWrite(store, key, { state: 'succeeded', envelope, attempts: 1, now });
+ * The ledger patch that records `outcome` (for stores that settle in the same step as they
+ * append the call's audit record).
+ * @example await store.appendAuditAndSettle?.(record, undefined, key, settlePatch({ state: 'succeeded', envelope, attempts: 1, now, release: true }));
  */
-export async function settleWrite(
-  store: Store,
-  key: string,
-  outcome: { state: 'succeeded' | 'failed' | 'unknown' | 'in_flight'; envelope?: Envelope; attempts: number; now: string; release?: boolean },
-): Promise<LedgerEntry | null> {
-  return store.ledgerUpdate(key, {
+export function settlePatch(outcome: WriteOutcome): LedgerPatch {
+  return {
     state: outcome.state,
     attempts: outcome.attempts,
     // The final settle releases the lease: an `unknown` entry is then open to the next caller's reconciliation.
     ...(outcome.release === true ? { lease: null } : {}),
     ...(outcome.envelope === undefined ? {} : { envelope: outcome.envelope }),
     now: outcome.now,
-  });
+  };
+}
+
+/**
+ * Record how an attempt ended. `succeeded`/`failed` are final; `unknown` waits for reconciliation.
+ * @example await settleWrite(store, key, { state: 'succeeded', envelope, attempts: 1, now });
+ */
+export async function settleWrite(store: Store, key: string, outcome: WriteOutcome): Promise<LedgerEntry | null> {
+  return store.ledgerUpdate(key, settlePatch(outcome));
 }

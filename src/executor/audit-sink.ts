@@ -9,7 +9,7 @@
  * drains the queue: a clean shutdown loses no record; a crash (SIGKILL, power loss) can lose the
  * read calls of the last window (~5 ms).
  */
-import type { AuditEncoding, AuditRecord, Store } from '../store/types.js';
+import type { AuditEncoding, AuditRecord, LedgerEntry, LedgerPatch, Store } from '../store/types.js';
 
 /** One record and, when the caller can serialize it cheaply, its detail as JSON text (made on demand). */
 export interface AuditEntry {
@@ -28,6 +28,13 @@ export interface AuditSink {
    * Rejects when a durable record could not be stored.
    */
   append(entry: AuditEntry, options: { readonly durable: boolean }): Promise<void> | void;
+  /**
+   * Store a write's record and settle entry `key` of the ledger in `ledger` with `patch` in one
+   * atomic step (one commit): both or neither. Rejects like {@link AuditSink.append}, having
+   * settled nothing. Returns undefined, doing nothing, when it cannot (records kept in another
+   * store than that ledger): the pipeline then appends, and settles through the store.
+   */
+  appendAndSettle?(entry: AuditEntry, ledger: Store, key: string, patch: LedgerPatch): Promise<LedgerEntry | null> | undefined;
   /** Wait until every queued record was stored (or failed to be). */
   flush(): Promise<void>;
 }
@@ -37,10 +44,16 @@ export interface AuditSink {
  * @example createExecutor({ tools, store, audit: storeAuditSink(store) })
  */
 export function storeAuditSink(store: Store): AuditSink {
-  return {
+  return withSettle(store, {
     append: (entry) => store.appendAudit(entry.record, encodingOf(entry)),
     flush: async () => undefined,
-  };
+  });
+}
+
+/** `sink` with {@link AuditSink.appendAndSettle} when the store can append and settle at once. */
+function withSettle(store: Store, sink: AuditSink): AuditSink {
+  if (store.appendAuditAndSettle === undefined) return sink;
+  return { ...sink, appendAndSettle: (entry, ledger, key, patch) => (ledger === store ? store.appendAuditAndSettle?.(entry.record, encodingOf(entry), key, patch) : undefined) };
 }
 
 /** How long a queued record may wait for others to share its transaction. */
@@ -139,12 +152,12 @@ async function drain(store: Store, q: Queue): Promise<void> {
  * @example createExecutor({ tools, store, audit: writeBehindAuditSink(store) })
  */
 export function writeBehindAuditSink(store: Store): AuditSink {
-  return {
-    append: (entry, options) => {
-      if (options.durable) return store.appendAudit(entry.record, encodingOf(entry));
+  return withSettle(store, {
+    append: (entry, appendOptions) => {
+      if (appendOptions.durable) return store.appendAudit(entry.record, encodingOf(entry));
       enqueueAudit(store, entry.record, entry.detailJson);
       return undefined;
     },
     flush: () => flushAudit(store),
-  };
+  });
 }

@@ -6,7 +6,7 @@
  * Every call gets exactly one envelope and one audit record, whatever happened.
  */
 import { failed, isTrcError, needsInput, type CallInput, type Envelope, type ErrorInfo, type Warning } from '../contract/index.js';
-import { applyStatePatch, argsDigest, idempotencyKey, settleWrite, type MemoryPolicy } from '../effects/index.js';
+import { applyStatePatch, argsDigest, idempotencyKey, settlePatch, type MemoryPolicy } from '../effects/index.js';
 import type { Store } from '../store/types.js';
 import { buildAuditEntry, newNotes, reconciledCallRecord, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
 import { auditPartsByReference, hasLargeParts } from './audit-parts.js';
@@ -158,8 +158,9 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
         }
       }
     }
-    // A write's ledger entry is settled after its audit record is stored (below): a process
-    // stopped in between leaves the entry open, and whoever reconciles it records the call.
+    // A write's ledger entry is settled with its audit record (one commit where the store can) or
+    // after it: a process stopped in between leaves the entry open, and whoever reconciles it
+    // records the call.
     const recorded = out;
     const ledgerState = out.status === 'succeeded' || out.status === 'partial' ? 'succeeded' : out.status === 'unknown' ? 'unknown' : 'failed';
     if (opts.settleKey !== undefined) detail.execution.ledger_state = ledgerState;
@@ -168,7 +169,7 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     const edge = options.edge === undefined && diagnostics === undefined ? undefined : { ...options.edge, ...(diagnostics === undefined ? {} : { diagnostics }) };
     // Binary parts go to the store's resources and the record references them (audit-parts.ts).
     const audited = hasLargeParts(out) ? await auditPartsByReference(deps.store, out, { principal: principal.id, tool: callInfo.tool_name }) : out;
-    const { record, detailJson } = buildAuditEntry({
+    const entry = buildAuditEntry({
       callId: callInfo.call_id,
       tool: callInfo.tool_name,
       principal: principal.id,
@@ -183,8 +184,20 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
       run: options.run?.id,
     });
     lap?.('audit-record');
+    const settle = opts.settleKey === undefined ? undefined : {
+      key: opts.settleKey,
+      patch: settlePatch({ state: ledgerState, envelope: recorded, attempts: Math.max(1, detail.execution.attempts), now: isoAt(now()), release: true }),
+    };
+    let settled = false;
     try {
-      await deps.audit.append({ record, detailJson }, { durable: rules?.effect === 'write' });
+      // One commit for the record and the settle where the sink can; else two steps.
+      const both = settle === undefined ? undefined : deps.audit.appendAndSettle?.(entry, deps.store, settle.key, settle.patch);
+      if (both === undefined) {
+        await deps.audit.append(entry, { durable: rules?.effect === 'write' });
+      } else {
+        await both;
+        settled = true;
+      }
       lap?.('audit-sink');
     } catch (cause) {
       // The call's result stands even when the audit store fails; say so in the envelope.
@@ -192,9 +205,7 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
       const next = stages.present(warned, ctx);
       out = isThenable(next) ? await next : next;
     }
-    if (opts.settleKey !== undefined) {
-      await settleWrite(deps.store, opts.settleKey, { state: ledgerState, envelope: recorded, attempts: Math.max(1, detail.execution.attempts), now: isoAt(now()), release: true });
-    }
+    if (settle !== undefined && !settled) await deps.store.ledgerUpdate(settle.key, settle.patch);
     opts.lease?.stop();
     if (opts.reconciled !== undefined) await recordReconciledCall(deps, opts.reconciled, recorded, callInfo.call_id, isoAt(now()));
     // What the run saw (untrusted content, trusted facts) is what later calls are checked against.

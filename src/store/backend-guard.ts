@@ -42,6 +42,7 @@ export function guardStore(store: Store): Store {
     ledgerList: guard('ledgerList', store.ledgerList.bind(store)),
     appendAudit: guard('appendAudit', store.appendAudit.bind(store)),
     appendAuditBatch: guard('appendAuditBatch', store.appendAuditBatch.bind(store)),
+    ...(store.appendAuditAndSettle === undefined ? {} : { appendAuditAndSettle: guard('appendAuditAndSettle', store.appendAuditAndSettle.bind(store)) }),
     getAudit: guard('getAudit', store.getAudit.bind(store)),
     listAudit: guard('listAudit', store.listAudit.bind(store)),
     getState: guard('getState', store.getState.bind(store)),

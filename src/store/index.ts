@@ -4,7 +4,7 @@
  * Any new export added here becomes public API. Use named exports, not wildcards.
  */
 export type {
-  Store, ResourceMeta, ResourceWriter, HandleRecord, LedgerState, LedgerEntry, LedgerBegin, LedgerLease, LedgerClaim, AuditRecord, AuditFilter, StateEntry, AuditEncoding, RunEventEntry,
+  Store, ResourceMeta, ResourceWriter, HandleRecord, LedgerState, LedgerEntry, LedgerBegin, LedgerLease, LedgerClaim, AuditRecord, AuditFilter, StateEntry, AuditEncoding, RunEventEntry, LedgerPatch,
 } from './types.js';
 export { createMemoryStore } from './memory.js';
 export type { MemoryStoreOptions } from './memory.js';

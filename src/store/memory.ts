@@ -73,7 +73,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   };
   const copyEntry = (entry: LedgerEntry): LedgerEntry => ({ ...entry, envelope: roundTrip(entry.envelope, '/envelope') });
 
-  return {
+  const store: Store = {
     async createResource(input): Promise<ResourceWriter> {
       open();
       const id = randomId();
@@ -225,6 +225,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       audit.set(record.callId, { record: packText(encodeAuditRecord(record, encoded)), startedMs });
     },
 
+    async appendAuditAndSettle(record, encoded, key, patch) {
+      // appendAudit refuses before anything changes; the update below cannot fail after it.
+      await store.appendAudit(record, encoded);
+      return store.ledgerUpdate(key, patch);
+    },
+
     async appendAuditBatch(records, encodings) {
       open();
       const startedMs = records.map((r, i) => timestampMs(r.startedAt, `/${i}/startedAt`));
@@ -298,4 +304,5 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       closed = true;
     },
   };
+  return store;
 }

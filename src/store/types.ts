@@ -147,6 +147,18 @@ export interface RunEventEntry {
   readonly at: string;
 }
 
+/**
+ * A change to a ledger entry: state, attempts, envelope; `lease: null` releases the lease,
+ * absent keeps it; `now` becomes its `updatedAt`.
+ */
+export interface LedgerPatch {
+  readonly state?: LedgerState;
+  readonly attempts?: number;
+  readonly envelope?: unknown;
+  readonly lease?: null;
+  readonly now: string;
+}
+
 /** Persistence for everything the library keeps. */
 export interface Store {
   /** Start writing a resource; see {@link ResourceWriter}. */
@@ -171,7 +183,7 @@ export interface Store {
    * Settle or update an entry (state, attempts, envelope; `lease: null` releases the lease, absent
    * keeps it). Returns null when the key is absent.
    */
-  ledgerUpdate(key: string, patch: { state?: LedgerState; attempts?: number; envelope?: unknown; lease?: null; now: string }): Promise<LedgerEntry | null>;
+  ledgerUpdate(key: string, patch: LedgerPatch): Promise<LedgerEntry | null>;
   /**
    * Take (or renew) an entry in one atomic step: only when its state is one of `from` and it has
    * no lease, a lease of the same owner, or a lease expired before `now`. Returns the updated
@@ -196,6 +208,13 @@ export interface Store {
    * `encodings[i]`, when given, is to `records[i]` what `encoded` is to {@link appendAudit}.
    */
   appendAuditBatch(records: readonly AuditRecord[], encodings?: readonly (AuditEncoding | undefined)[]): Promise<readonly string[]>;
+  /**
+   * Append a write's audit record and settle its ledger entry (as {@link ledgerUpdate}) in one
+   * atomic step, one commit: both or neither. Refused like {@link appendAudit} when the record's
+   * `callId` exists, and then nothing is settled. Optional: without it, callers append and then
+   * update, in two steps.
+   */
+  appendAuditAndSettle?(record: AuditRecord, encoded: AuditEncoding | undefined, key: string, patch: LedgerPatch): Promise<LedgerEntry | null>;
   getAudit(callId: string): Promise<AuditRecord | null>;
   listAudit(filter?: AuditFilter): Promise<AuditRecord[]>;
 

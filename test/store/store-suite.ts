@@ -381,6 +381,29 @@ export function runStoreSuite(name: string, options: StoreSuiteOptions): void {
         expect((await store.getAudit('c1'))?.tool).toBe('search');
       });
 
+      it('appends a write\'s record and settles its ledger entry in one step', async () => {
+        const store = await fresh();
+        await store.ledgerBegin({ ...ledgerInput('k1'), lease: { owner: 'gw-1/call-k1', until: '2026-01-01T00:00:10Z' } });
+        const envelope = readFixture('envelope-succeeded.json');
+        const r = record('call-k1', 'pay', '2026-01-01T00:00:00.000Z');
+        const settled = await store.appendAuditAndSettle?.(r, { detailJson: JSON.stringify(r.detail) }, 'k1', { state: 'succeeded', attempts: 1, envelope, lease: null, now: '2026-01-01T00:00:05.000Z' });
+        expect(settled).toMatchObject({ key: 'k1', state: 'succeeded', attempts: 1, envelope, updatedAt: '2026-01-01T00:00:05.000Z' });
+        expect(settled?.lease).toBeUndefined();
+        expect(await store.ledgerGet('k1')).toEqual(settled);
+        expect(await store.getAudit('call-k1')).toEqual(r);
+      });
+
+      it('settles nothing when the write\'s record is refused, and answers null for an absent key', async () => {
+        const store = await fresh();
+        await store.ledgerBegin(ledgerInput('k1'));
+        await store.appendAudit(record('call-k1', 'search', '2026-01-01T00:00:00.000Z'));
+        await expectCode(store.appendAuditAndSettle?.(record('call-k1', 'pay', '2026-01-01T00:00:01.000Z'), undefined, 'k1', { state: 'failed', attempts: 1, now: '2026-01-01T00:00:05.000Z' }) ?? Promise.resolve(), STORE_ERROR_CODES.auditExists);
+        expect(await store.ledgerGet('k1')).toMatchObject({ state: 'in_flight', attempts: 0, updatedAt: '2026-01-01T00:00:00.000Z' });
+        expect((await store.getAudit('call-k1'))?.tool).toBe('search');
+        expect(await store.appendAuditAndSettle?.(record('c9', 'pay', '2026-01-01T00:00:02.000Z'), undefined, 'missing', { state: 'failed', now: '2026-01-01T00:00:05.000Z' })).toBeNull();
+        expect((await store.getAudit('c9'))?.tool).toBe('pay');
+      });
+
       it('appends a batch, skipping and naming call ids already recorded or repeated in the batch', async () => {
         const store = await fresh();
         await store.appendAudit(record('c1', 'search', '2026-01-01T00:00:00.000Z'));

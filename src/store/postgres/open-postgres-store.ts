@@ -1,4 +1,4 @@
-import type { AuditFilter, AuditRecord, HandleRecord, LedgerState, StateEntry, Store } from '../types.js';
+import type { AuditFilter, AuditRecord, HandleRecord, LedgerPatch, LedgerState, StateEntry, Store } from '../types.js';
 import { randomId } from '../../contract/random-id.js';
 import { asStoreError, guardStore } from '../backend-guard.js';
 import { createChunkedWriter } from '../chunked-writer.js';
@@ -65,6 +65,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw asStoreError(error, `opening PostgreSQL store (schema ${schema})`);
   }
   return guardStore(postgresStore(pool, ownsPool, quoted, options.chunkBytes));
+}
+
+// What a ledger patch sets; parameters $1–$6 of updateParams ($5 is the key).
+const LEDGER_SET = `state = COALESCE($1, state), attempts = COALESCE($2, attempts), envelope = COALESCE($3, envelope), updated_at = $4,
+  lease_owner = CASE WHEN $6 THEN NULL ELSE lease_owner END, lease_until_ms = CASE WHEN $6 THEN NULL ELSE lease_until_ms END`;
+
+function updateParams(key: string, patch: LedgerPatch): unknown[] {
+  const envelope = patch.envelope === undefined ? null : encodeJson(patch.envelope, '/envelope');
+  return [patch.state ?? null, patch.attempts ?? null, envelope, patch.now, key, patch.lease === null];
 }
 
 function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: number | undefined): Store {
@@ -220,14 +229,25 @@ function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: n
     },
 
     async ledgerUpdate(key, patch) {
-      const envelope = patch.envelope === undefined ? null : encodeJson(patch.envelope, '/envelope');
-      const rows = await query<LedgerRow>(
-        `UPDATE ${s}.ledger SET state = COALESCE($1, state), attempts = COALESCE($2, attempts), envelope = COALESCE($3, envelope), updated_at = $4,
-           lease_owner = CASE WHEN $6 THEN NULL ELSE lease_owner END, lease_until_ms = CASE WHEN $6 THEN NULL ELSE lease_until_ms END
-         WHERE key = $5 RETURNING *`,
-        [patch.state ?? null, patch.attempts ?? null, envelope, patch.now, key, patch.lease === null],
-      );
+      const rows = await query<LedgerRow>(`UPDATE ${s}.ledger SET ${LEDGER_SET} WHERE key = $5 RETURNING *`, updateParams(key, patch));
       return rows[0] === undefined ? null : toEntry(rows[0]);
+    },
+
+    async appendAuditAndSettle(record, encoded, key, patch) {
+      // One statement, one round trip: the update runs only when the insert did (a statement is
+      // atomic by itself, so a refused record settles nothing).
+      const startedMs = timestampMs(record.startedAt, '/startedAt');
+      const rows = await query<LedgerRow & { inserted: boolean }>(
+        `WITH a AS (INSERT INTO ${s}.audit (call_id, tool, started_ms, started_at, record) VALUES ($7, $8, $9, $10, $11) ON CONFLICT (call_id) DO NOTHING RETURNING call_id),
+              u AS (UPDATE ${s}.ledger SET ${LEDGER_SET} WHERE key = $5 AND EXISTS (SELECT 1 FROM a) RETURNING *)
+         SELECT EXISTS (SELECT 1 FROM a) AS inserted, u.* FROM (SELECT 1) AS one LEFT JOIN u ON true`,
+        [...updateParams(key, patch), record.callId, record.tool, startedMs, record.startedAt, encodeAuditRecord(record, encoded)],
+      );
+      const row = rows[0];
+      if (row === undefined || !row.inserted) throw storeError(STORE_ERROR_CODES.auditExists, `audit record for call ${record.callId} already exists`, { callId: record.callId });
+      if (row.key === null) return null;
+      const { inserted: _inserted, ...entry } = row;
+      return toEntry(entry);
     },
 
     async ledgerClaim(key, claim) {

@@ -1,4 +1,4 @@
-import type { AuditFilter, AuditRecord, HandleRecord, LedgerLease, LedgerState, Store } from '../types.js';
+import type { AuditFilter, AuditRecord, HandleRecord, LedgerLease, LedgerPatch, LedgerState, Store } from '../types.js';
 import { randomId } from '../../contract/random-id.js';
 import { asStoreError, guardStore } from '../backend-guard.js';
 import { createChunkedWriter } from '../chunked-writer.js';
@@ -6,7 +6,7 @@ import { STORE_ERROR_CODES, storeError } from '../errors.js';
 import { decodeJson, encodeAuditRecord, encodeJson } from '../json-column.js';
 import { checkLimit, timestampMs } from '../timestamps.js';
 import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
-import { openSqliteDatabase, type SqlDatabase, type SqliteDriverName } from './driver.js';
+import { openSqliteDatabase, type SqlDatabase, type SqlValue, type SqliteDriverName } from './driver.js';
 import { migrateSqlite } from './migrations.js';
 import { currentWriter, writerIsGone } from './writer-owner.js';
 
@@ -74,6 +74,13 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   return guardStore(sqliteStore(db, options.chunkBytes, options.synchronous !== 'NORMAL' && options.path !== ':memory:'));
 }
 
+/** The parameters of the ledger update statement for `patch`. */
+function updateArgs(key: string, patch: LedgerPatch): SqlValue[] {
+  const envelope = patch.envelope === undefined ? null : encodeJson(patch.envelope, '/envelope');
+  const release = patch.lease === null ? 1 : 0;
+  return [patch.state ?? null, patch.attempts ?? null, envelope, patch.now, release, release, key];
+}
+
 function removeAbandonedResources(db: SqlDatabase, staleWriterMs: number): void {
   const rows = db.prepare('SELECT id, writer, touched_ms FROM resources WHERE committed = 0').all() as { id: string; writer: string; touched_ms: number }[];
   const now = Date.now();
@@ -136,6 +143,13 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
     const skipped: string[] = [];
     for (const row of rows) if (q.insertAudit.run(...row).changes === 0) skipped.push(row[0]);
     return skipped;
+  });
+  // One commit for a write's audit record and its ledger settle; a refused record settles nothing.
+  const auditAndSettle = db.transaction((audit: readonly [string, string, number, string, string], update: readonly SqlValue[]) => {
+    if (q.insertAudit.run(...audit).changes === 0) {
+      throw storeError(STORE_ERROR_CODES.auditExists, `audit record for call ${audit[0]} already exists`, { callId: audit[0] });
+    }
+    return q.updateLedger.get(...update) as LedgerRow | undefined;
   });
   // Expiry of resources is the writer's ISO text: compared as instants in JS, not as strings.
   const sweep = db.transaction((nowMs: number) => {
@@ -236,8 +250,14 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
 
     async ledgerUpdate(key, patch) {
       open();
-      const envelope = patch.envelope === undefined ? null : encodeJson(patch.envelope, '/envelope');
-      const row = q.updateLedger.get(patch.state ?? null, patch.attempts ?? null, envelope, patch.now, patch.lease === null ? 1 : 0, patch.lease === null ? 1 : 0, key) as LedgerRow | undefined;
+      const row = q.updateLedger.get(...updateArgs(key, patch)) as LedgerRow | undefined;
+      return row === undefined ? null : toEntry(row);
+    },
+
+    async appendAuditAndSettle(record, encoded, key, patch) {
+      open();
+      const audit = [record.callId, record.tool, timestampMs(record.startedAt, '/startedAt'), record.startedAt, encodeAuditRecord(record, encoded)] as const;
+      const row = auditAndSettle.immediate(audit, updateArgs(key, patch));
       return row === undefined ? null : toEntry(row);
     },
 
