@@ -24,24 +24,39 @@ function isSignificant(ch: string): boolean {
   return hit;
 }
 
+// The folded units of the text being read, reused from call to call (grown when a text needs it):
+// most texts are short, and a typed array per call cost more than the pass itself.
+let units = new Uint16Array(1024);
+let used = 0;
+
+function put(code: number): void {
+  if (used === units.length) {
+    const grown = new Uint16Array(units.length * 2);
+    grown.set(units);
+    units = grown;
+  }
+  units[used++] = code;
+}
+
+/** Whether `c` is a unit the taint form keeps as it is (an ASCII digit or lower-case letter). */
+const kept = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a);
+
 /**
  * The significant characters of `text`, folded.
  * @example taintForm('DE89 3704-0044') // 'de8937040044'
  */
 export function taintForm(text: string): string {
   const n = text.length;
-  // Units are written to a typed buffer and turned into one flat string at the end: the index
-  // reads its characters a million times, and a concatenated rope would be slow to read.
-  let buf = new Uint16Array(Math.min(n, 1 << 16) + 8);
-  let len = 0;
-  const put = (code: number) => {
-    if (len === buf.length) { const b = new Uint16Array(buf.length * 2); b.set(buf); buf = b; }
-    buf[len++] = code;
-  };
-  for (let i = 0; i < n; i++) {
+  // Identifiers and other texts already in the form come back as they are.
+  let start = 0;
+  while (start < n && kept(text.charCodeAt(start))) start++;
+  if (start === n) return text;
+  used = 0;
+  for (let i = 0; i < start; i++) put(text.charCodeAt(i));
+  for (let i = start; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x80) {
-      if ((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a)) put(c);
+      if (kept(c)) put(c);
       else if (c >= 0x41 && c <= 0x5a) put(c | 0x20);
       continue;
     }
@@ -52,7 +67,7 @@ export function taintForm(text: string): string {
     for (const ch of folded) {
       const code = ch.charCodeAt(0);
       if (code < 0x80) {
-        if ((code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a)) put(code);
+        if (kept(code)) put(code);
         else if (code >= 0x41 && code <= 0x5a) put(code | 0x20);
       } else if (isSignificant(ch)) {
         const lower = ch.toLowerCase();
@@ -60,8 +75,13 @@ export function taintForm(text: string): string {
       }
     }
   }
+  // One flat string at the end: the index reads its characters a million times, and a
+  // concatenated rope would be slow to read. (Slices keep fromCharCode's arguments few.)
+  if (used <= 8192) return String.fromCharCode.apply(null, units.subarray(0, used) as unknown as number[]);
   const parts: string[] = [];
-  for (let s = 0; s < len; s += 8192) parts.push(String.fromCharCode(...buf.subarray(s, Math.min(len, s + 8192))));
+  for (let s = 0; s < used; s += 8192) parts.push(String.fromCharCode.apply(null, units.subarray(s, Math.min(used, s + 8192)) as unknown as number[]));
+  // A buffer grown for one large text is not kept for the small ones after it.
+  if (units.length > 1 << 16) units = new Uint16Array(1024);
   return parts.join('');
 }
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TAINT_MIN_CHARS, TaintIndex, taintForm, taintViews } from '../../src/trust/index.js';
+import { foldCodePoint, INVISIBLE } from '../../src/trust/normalize-text.js';
 import { growth } from '../helpers/cpu-time.js';
 
 const file = { type: 'file', id: 'bill-dec.txt' } as const;
@@ -20,6 +21,28 @@ describe('taint form', () => {
     expect(taintForm('ＵＳ１３ ３０００')).toBe('us133000');
     expect(taintForm('раураl.me')).toBe('paypalme'); // Cyrillic р, а, у
     expect(taintForm('e\u200bv\u3164il')).toBe('evil');
+  });
+
+  it('reads any text as a plain per-character fold does, however long and whatever came before (property)', () => {
+    // The plain reading: each code point folded, and of what it folds to only letters and
+    // digits kept, lower-cased.
+    const plain = (t: string): string => [...t].map((ch) => {
+      const folded = foldCodePoint(ch.codePointAt(0) ?? 0);
+      return folded === INVISIBLE ? '' : [...folded].filter((f) => /^[\p{L}\p{N}]$/u.test(f)).map((f) => f.toLowerCase()).join('');
+    }).join('');
+    const piece = fc.oneof(
+      fc.string({ unit: fc.constantFrom('a', 'z', '0', '9', 'Q', ' ', '-', '.', 'é', 'İ', 'ß', 'ﬁ', 'Ｕ', 'р', '\u200b', '\u3164', '😀', '①') }),
+      fc.string({ unit: 'grapheme', maxLength: 20 }),
+      fc.stringMatching(/^[a-z0-9]{0,30}$/),
+    );
+    fc.assert(fc.property(fc.array(piece, { maxLength: 6 }), fc.nat({ max: 9000 }), (pieces, pad) => {
+      const text = pieces.join('');
+      expect(taintForm(text)).toBe(plain(text));
+      // A long text first grows the reused buffer; the next reading is unaffected.
+      const long = 'x'.repeat(pad) + 'A' + text;
+      expect(taintForm(long)).toBe(plain(long));
+      expect(taintForm(text)).toBe(plain(text));
+    }), { numRuns: 300 });
   });
 
   it('adds the URL- and HTML-decoded forms, nested once', () => {
