@@ -118,10 +118,21 @@ export async function connectModern(
   };
 }
 
+/**
+ * How long connecting waits for a 2026 upstream to acknowledge the listen stream. A compliant
+ * server answers at once; one that never does would otherwise hold the connect (and the client's
+ * first request) for the whole request timeout. The stream keeps opening after this.
+ */
+export const LISTEN_ACK_WAIT_MS = 2_000;
+
 /** The gateway's listen stream to a 2026 upstream (see {@link upstreamListener}). */
 interface UpstreamListener {
   /** The upstream takes resource URIs on its listen filter (`resources.subscribe`). */
   readonly canSubscribe: boolean;
+  /**
+   * Open the stream; resolves once it is acknowledged, refused (reported, not thrown), or after
+   * the listener's wait, whichever comes first. Subscription changes queue behind the opening.
+   */
   start(): Promise<void>;
   subscribe(uri: string): Promise<void>;
   unsubscribe(uri: string): Promise<void>;
@@ -135,9 +146,10 @@ interface UpstreamListener {
  * them to the same handlers). A subscription change opens a stream with the new filter before
  * the old one closes, so nothing between them is missed. An upstream that refuses the stream at
  * the start still serves calls (the failure is reported, not thrown); a refused change fails the
- * subscribe request that asked for it, and the old stream stays, with the URIs it names.
+ * subscribe request that asked for it, and the old stream stays, with the URIs it names. One
+ * that does not acknowledge within `ackWaitMs` does not hold up the start or the close.
  */
-export function upstreamListener(client: ModernClientLike, onerror: (error: Error) => void): UpstreamListener {
+export function upstreamListener(client: ModernClientLike, onerror: (error: Error) => void, ackWaitMs = LISTEN_ACK_WAIT_MS): UpstreamListener {
   const caps = client.getServerCapabilities() ?? {};
   const lists = {
     ...(caps.tools?.listChanged === true ? { toolsListChanged: true } : {}),
@@ -147,10 +159,14 @@ export function upstreamListener(client: ModernClientLike, onerror: (error: Erro
   const uris = new Set<string>();
   let current: { close(): Promise<void> } | undefined;
   let queue: Promise<void> = Promise.resolve();
+  let closed = false;
   const reopen = async (): Promise<void> => {
     const filter = { ...lists, ...(uris.size > 0 ? { resourceSubscriptions: [...uris] } : {}) };
     const previous = current;
-    current = Object.keys(filter).length === 0 ? undefined : await client.listen(filter);
+    const opened = Object.keys(filter).length === 0 ? undefined : await client.listen(filter);
+    // Acknowledged after close() gave up waiting: nobody wants it any more.
+    if (closed) return void (await opened?.close().catch(() => undefined));
+    current = opened;
     await previous?.close().catch(() => undefined);
   };
   // Changes run one at a time, in order; one that failed does not stop the next, and is undone,
@@ -171,16 +187,28 @@ export function upstreamListener(client: ModernClientLike, onerror: (error: Erro
   return {
     canSubscribe: caps.resources?.subscribe === true,
     async start() {
-      await reopen().catch((error: unknown) => onerror(error instanceof Error ? error : new Error(String(error))));
+      const opening = queue.then(reopen).catch((error: unknown) => onerror(error instanceof Error ? error : new Error(String(error))));
+      queue = opening;
+      await within(opening, ackWaitMs);
     },
     subscribe: (uri) => change(() => !uris.has(uri) && (uris.add(uri), true), () => uris.delete(uri)),
     unsubscribe: (uri) => change(() => uris.delete(uri), () => uris.add(uri)),
     async close() {
-      await queue;
+      closed = true;
+      // A change still waiting for the upstream is dropped with the client that closes next.
+      await within(queue, ackWaitMs);
       await current?.close().catch(() => undefined);
       current = undefined;
     },
   };
+}
+
+/** `promise`, or nothing after `ms` (the timer does not hold the process open). */
+async function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => { timer = setTimeout(resolve, ms); timer.unref(); });
+  await Promise.race([promise, late]);
+  clearTimeout(timer);
 }
 
 /** What {@link upstreamListener} needs of the v2 client. */
