@@ -13,7 +13,7 @@
  */
 import { normalizeText } from './normalize-text.js';
 import { HASH_BASE } from './word-index.js';
-import { buildLexicon, LEET_ID, resolveWord, REVERSED_ID, ROT13_ID, segment, SUFFIXES, type Lexicon } from './word-lookup.js';
+import { buildLexicon, inflectionBases, LEET_ID, resolveWord, REVERSED_ID, ROT13_ID, segment, type Lexicon } from './word-lookup.js';
 
 export { rot13 } from './word-lookup.js';
 
@@ -108,9 +108,8 @@ export function compilePhrases(groups: Readonly<Record<string, readonly string[]
   // so adding a word to one rule never narrows another.
   const inflected: number[][] = Array.from({ length: size }, () => []);
   for (const [word, id] of vocab) {
-    for (const suffix of SUFFIXES) {
-      if (word.length <= suffix.length + 2 || !word.endsWith(suffix)) continue;
-      const base = vocab.get(word.slice(0, -suffix.length));
+    for (const spelling of inflectionBases(word)) {
+      const base = vocab.get(spelling);
       if (base !== undefined && base !== id) inflected[base]?.push(id);
     }
   }

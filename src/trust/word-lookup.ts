@@ -1,8 +1,8 @@
 /**
  * Word lookup for the instruction detector: a token's vocabulary id from its exact form, then a
- * plural/-ing/-ed fallback, then a distance-1 typo lookup for long words (precomputed deletion
- * variants), then a ROT13, reversed or leet spelling of a long keyword (counted as evidence
- * for those decodings). Long unknown runs of letters may be segmented into vocabulary words
+ * plural/-ing/-ed fallback (an `e` dropped before -ing included), then a distance-1 typo lookup
+ * for long words (precomputed deletion variants), then a ROT13, reversed or leet spelling of a
+ * long keyword (counted as evidence for those decodings). Long unknown runs of letters may be segmented into vocabulary words
  * ("ignoreallpreviousinstructions").
  *
  * {@link lookup} states the semantics on strings. {@link resolveWord} gives the same answer
@@ -21,6 +21,37 @@ const MIN_TYPO_LENGTH = 7;
 const MAX_TYPO_LENGTH = 24;
 /** Endings read as inflections of a rule word ("instructions" of "instruction"). */
 export const SUFFIXES = ['s', 'es', 'ing', 'ed', 'd'] as const;
+
+const isVowel = (c: string): boolean => c === 'a' || c === 'e' || c === 'i' || c === 'o' || c === 'u';
+
+/**
+ * The spellings an inflected `word` may have been made from, most likely first: the word without
+ * one of {@link SUFFIXES} ("ignores" → "ignore"), then with the `e` an `-ing` dropped restored
+ * ("including" → "include"). Doubled consonants are not undone: tried on the corpora, that read
+ * nouns as verbs ("beginning" as "begin"), for a false positive and few gains.
+ * @example inflectionBases('including') // ['includ', 'include']
+ */
+export function inflectionBases(word: string): string[] {
+  const out: string[] = [];
+  for (const suffix of SUFFIXES) if (word.length > suffix.length + 2 && word.endsWith(suffix)) out.push(word.slice(0, -suffix.length));
+  if (word.length > 6 && word.endsWith('ing')) {
+    const last = word[word.length - 4] ?? '';
+    if (!isVowel(last) && last !== 'y' && last !== 'w') out.push(word.slice(0, -3) + 'e');
+  }
+  return out;
+}
+
+/**
+ * The inflected spellings {@link inflectionBases} reads back as `word` (its inverse, for the
+ * precomputed table of forms).
+ * @example inflectedForms('include') // ['includes', 'includees', 'includeing', 'includeed', 'included', 'including']
+ */
+export function inflectedForms(word: string): string[] {
+  if (word.length <= 2) return [];
+  const out: string[] = SUFFIXES.map((s) => word + s);
+  if (word.endsWith('e')) out.push(word.slice(0, -1) + 'ing');
+  return out.filter((f) => inflectionBases(f).includes(word));
+}
 const LEET_DIGITS: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g', '6': 'g', '2': 'z' };
 // Short function words that glue keywords together in a de-spaced run ("ignoreallthe…").
 const GLUE = [
@@ -75,11 +106,9 @@ export function lookup(m: Pick<Lexicon, 'vocab' | 'typoIndex' | 'disguised'>, wo
   if (cached !== undefined) return cached;
   let id = -1;
   // Inflections the rule lists do not spell out.
-  for (const suffix of SUFFIXES) {
-    if (word.length > suffix.length + 2 && word.endsWith(suffix)) {
-      const base = m.vocab.get(word.slice(0, -suffix.length));
-      if (base !== undefined) { id = base; break; }
-    }
+  for (const base of inflectionBases(word)) {
+    const hit = m.vocab.get(base);
+    if (hit !== undefined) { id = hit; break; }
   }
   // One typo (insert, delete, substitute, swap) in a long word, e.g. "iunstructions".
   if (id === -1 && word.length >= MIN_TYPO_LENGTH - 1 && word.length <= MAX_TYPO_LENGTH) {
@@ -131,7 +160,7 @@ export function buildLexicon(vocab: ReadonlyMap<string, number>): Lexicon {
   const addForm = (f: string): void => { if (!forms.has(f)) forms.set(f, lookup(partial, f, scratch)); };
   for (const word of vocab.keys()) {
     addForm(word);
-    if (word.length > 2) for (const s of SUFFIXES) addForm(word + s);
+    for (const f of inflectedForms(word)) addForm(f);
   }
   for (const word of disguised.keys()) addForm(word);
   const longWords = [...vocab.keys()].filter((w) => w.length >= MIN_TYPO_LENGTH);
