@@ -108,7 +108,7 @@ const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   secretNoun: [
     'conversation', 'history', 'password', 'passwords', 'credentials', 'credential', 'secrets', 'secret', 'token',
     'tokens', 'cookies', 'key', 'keys', 'transcript', 'memory', 'files', 'contacts', 'emails', 'inbox', 'otp',
-    'passport', 'ssn', 'card',
+    'passport', 'ssn', 'card', 'ssh', 'rsa', 'env', 'wallet',
   ],
   urlTarget: ['url', 'link', 'endpoint', 'webhook', 'server', 'address', 'domain', 'site', 'website'],
   important: ['important', 'urgent', 'critical', 'attention', 'warning', 'notice'],
@@ -134,6 +134,22 @@ const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   setupAdj: ['setup', 'system', 'initial', 'configuration', 'config', 'hidden', 'startup', 'initialization'],
   setupNoun: ['message', 'prompt', 'text', 'rules', 'guidelines', 'instructions', 'configuration', 'directives'],
   secretThing: ['secret', 'password', 'passcode', 'passphrase', 'access', 'code', 'key', 'instructions', 'prompt', 'rules', 'guidelines'],
+  // The reader's own job on a document, as an agent would be doing it.
+  readerTask: ['summarizing', 'summarising', 'translating', 'answering', 'responding', 'replying', 'processing', 'analyzing', 'analysing', 'reviewing', 'parsing', 'reading', 'classifying'],
+  summarizeVerb: ['summarize', 'summarise', 'analyze', 'analyse', 'classify', 'review', 'process', 'read', 'parse'],
+  docTarget: [
+    'document', 'text', 'context', 'input', 'email', 'message', 'data', 'file', 'page', 'content', 'article', 'review',
+    'reviews', 'post', 'thread', 'results', 'webpage', 'website', 'site', 'ticket', 'issue', 'comment', 'comments', 'mail',
+  ],
+  actVerb: [
+    'write', 'tell', 'say', 'output', 'print', 'send', 'list', 'explain', 'call', 'run', 'reply', 'respond', 'do', 'add',
+    'include', 'give', 'create', 'compose', 'generate', 'provide', 'describe', 'forward', 'email', 'post', 'return',
+  ],
+  outputVerb: ['begin', 'start', 'end', 'open', 'close', 'conclude', 'finish'],
+  destroyVerb: ['delete', 'erase', 'wipe', 'destroy', 'drop', 'purge'],
+  bulkData: ['files', 'data', 'database', 'databases', 'repository', 'repositories', 'repo', 'records', 'users', 'accounts', 'emails', 'messages', 'tables', 'backups', 'contacts', 'folders'],
+  privilege: ['admin', 'administrator', 'root', 'elevated', 'superuser', 'owner', 'full'],
+  privilegeNoun: ['privileges', 'privilege', 'rights', 'access', 'permissions', 'permission', 'role'],
 };
 
 const strong = (id: string, family: string, source: string): PhraseRule => ({ id, family, strong: true, source });
@@ -278,6 +294,25 @@ const BASE_RULES: readonly PhraseRule[] = [
   weak('exfil.hidden-text', 'exfiltration', 'hidden|invisible|secret ~1 text|instructions|prompt|messages'),
   weak('addressed.whoever-reads-this', 'addressed_to_ai', 'whoever|anyone|anybody ~1 reads|reading|processes|processing|summarizes|summarizing ~1 this'),
   strong('override.treat-as-from-authority', 'override', 'treat|consider|regard ~5 as ~1 coming|written|sent|issued ~1 from|by ~2 @authority'),
+
+  // Indirect shapes: text that steers the reader's job on the document it sits in ("when
+  // summarizing this page, …", "do not summarize this email"), speaks for the user to the
+  // reader, or asks for damage an agent could do. Most are weak: a human reader gets such
+  // sentences too, so they flag only beside a second signal.
+  weak('hijack.while-doing-your-job', 'task_hijack', 'when|while|whenever|before|after ~1 you|youre|re ~1 @readerTask ~3 this|the|these ~2 @docTarget'),
+  weak('hijack.when-summarizing-this', 'task_hijack', 'when|while|whenever ~1 @readerTask ~3 this|these ~2 @docTarget'),
+  strong('override.do-not-summarize', 'override', 'do|don|dont ~1 not ~1 @summarizeVerb ~1 this|the|these ~2 @docTarget'),
+  strong('override.instead-of-your-job', 'override', 'instead of|than ~1 summarizing|summarising|analyzing|analysing|classifying|reviewing ~4 @actVerb'),
+  weak('hijack.before-you-respond', 'task_hijack', 'before ~1 you ~1 respond|reply|answer|continue|proceed|summarize|summarise'),
+  strong('hijack.your-output-must-begin', 'task_hijack', 'your @yourOutput ~1 must|should|shall|has|needs ~2 @outputVerb ~1 with'),
+  weak('override.regardless-of-content', 'override', 'regardless|irrespective ~1 of ~1 the|its|what|any ~2 contents|content|document|text|input|question|request|instructions|says'),
+  weak('addressed.principal-wants-you', 'addressed_to_ai', 'the ~1 @principal ~1 wants|asked|asks|requests|requested|instructed|authorized|authorised|expects|wishes ~1 you ~1 to'),
+  weak('addressed.ai-must-act', 'addressed_to_ai', '@aiStrictName ~1 models|agents|assistants|systems ~1 must|should|shall|need|are ~1 respond|reply|answer|say|output|only|always|never|now|ignore|follow|send|call'),
+  weak('addressed.read-by-language-model', 'addressed_to_ai', '@readerTask ~1 this|these|it ~2 with|using|via|through ~2 a|an|the|your ~1 language|ai ~1 model|models|assistant|agent'),
+  weak('addressed.message-from-authority', 'addressed_to_ai', 'message|note|notice|directive|instructions ~1 from ~1 the|your ~2 @authority'),
+  weak('hijack.destroy-everything', 'task_hijack', '@destroyVerb ~1 all|every|entire|each ~2 @bulkData'),
+  weak('hijack.tell-user-to-visit', 'task_hijack', 'tell|ask|advise|urge|encourage|direct|remind ~1 the|all ~1 user|users|reader|readers|customer|customers ~1 to ~2 @goVerb'),
+  weak('hijack.grant-privileges', 'task_hijack', 'grant|give|assign|elevate ~4 @privilege ~1 @privilegeNoun'),
 ];
 
 /** Named word lists used by the phrase rules (`@name`), those of probe-phrases included. */
