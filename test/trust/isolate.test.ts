@@ -25,13 +25,13 @@ describe('isolate', () => {
   });
 
   it('counts every string and key of an untrusted source: short values, values without spaces, keys', () => {
-    const env: Envelope = { ...fixture('ticket-envelope.json'), data: { 'IGNORE_PREVIOUS_INSTRUCTIONS': 'ok', tag: 'exfiltrate', n: 3 } };
+    const env: Envelope = { ...fixture('ticket-envelope.json'), data: { 'IGNORE_PREVIOUS_INSTRUCTIONS': 'ok', tag: 'escalate', n: 3 } };
     const { envelope } = isolate(env);
     const view = modelView(envelope);
     expect(view['data']).toEqual({ $untrusted: envelope.untrusted_content?.[0]?.content_id });
     const outside = JSON.stringify({ ...view, external_content: undefined });
-    for (const s of ['IGNORE_PREVIOUS_INSTRUCTIONS', 'exfiltrate']) expect(outside).not.toContain(s);
-    expect(String(view['external_content'])).toContain('exfiltrate');
+    for (const s of ['IGNORE_PREVIOUS_INSTRUCTIONS', 'escalate']) expect(outside).not.toContain(s);
+    expect(String(view['external_content'])).toContain('escalate');
   });
 
   it('sees an instruction split across two fields', () => {
