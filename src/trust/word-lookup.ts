@@ -2,8 +2,8 @@
  * Word lookup for the instruction detector: a token's vocabulary id from its exact form, then a
  * plural/-ing/-ed fallback (an `e` dropped before -ing included), then a distance-1 typo lookup
  * for long words (precomputed deletion variants), then a ROT13, reversed or leet spelling of a
- * long keyword (counted as evidence for those decodings). Long unknown runs of letters may be segmented into vocabulary words
- * ("ignoreallpreviousinstructions").
+ * long keyword (counted as evidence for those decodings). Long unknown runs of letters may be
+ * segmented into vocabulary words ("ignoreallpreviousinstructions").
  *
  * {@link lookup} states the semantics on strings. {@link resolveWord} gives the same answer
  * from code units and their hash without building a string for nearly every word:
