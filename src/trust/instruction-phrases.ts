@@ -23,6 +23,12 @@ const LEAK_VERBS: readonly string[] = [
   'return', 'dump', 'expose', 'share', 'recite', 'spell',
 ];
 
+// Verbs handing something over, in any wording.
+const LEAK_ANY: readonly string[] = [...LEAK_VERBS, 'provide', 'quote', 'restate', 'list'];
+
+// What a reader is given to work on.
+const DOCUMENTS: readonly string[] = ['document', 'text', 'context', 'input', 'email', 'message', 'data', 'file', 'page', 'content'];
+
 /** Named word lists used by the phrase rules (`@name`). All lower case, already normalized. */
 const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   dismiss: DISMISS,
@@ -115,7 +121,7 @@ const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   callVerb: ['use', 'call', 'invoke', 'execute', 'run', 'trigger', 'utilize'],
   toolNoun: ['tool', 'function', 'api', 'plugin'],
   argNoun: ['arguments', 'argument', 'parameters', 'parameter', 'args', 'params', 'inputs'],
-  docEnd: ['document', 'text', 'context', 'input', 'email', 'message', 'data', 'file', 'page', 'content', 'prompt', 'conversation'],
+  docEnd: [...DOCUMENTS, 'prompt', 'conversation'],
   persona: ['act', 'behave', 'roleplay', 'pretend'],
   priorPost: [
     'above', 'previous', 'prior', 'earlier', 'before', 'preceding', 'precedentes', 'precedents', 'anterieures',
@@ -130,7 +136,7 @@ const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   webNoun: ['url', 'link', 'page', 'site', 'website', 'address', 'http', 'https', 'www'],
   complete: ['complete', 'finish', 'accomplish', 'perform', 'solve', 'fulfil', 'fulfill', 'achieve', 'continue'],
   authority: ['developer', 'developers', 'creator', 'creators', 'administrator', 'admin', 'owner', 'operator', 'programmer', 'maker', 'supervisor', 'maintainer', 'maintainers', 'trainer', 'trainers'],
-  leakAny: [...LEAK_VERBS, 'provide', 'quote', 'restate', 'list'],
+  leakAny: LEAK_ANY,
   setupAdj: ['setup', 'system', 'initial', 'configuration', 'config', 'hidden', 'startup', 'initialization'],
   setupNoun: ['message', 'prompt', 'text', 'rules', 'guidelines', 'instructions', 'configuration', 'directives'],
   secretThing: ['secret', 'password', 'passcode', 'passphrase', 'access', 'code', 'key', 'instructions', 'prompt', 'rules', 'guidelines'],
@@ -138,14 +144,14 @@ const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   readerTask: ['summarizing', 'summarising', 'translating', 'answering', 'responding', 'replying', 'processing', 'analyzing', 'analysing', 'reviewing', 'parsing', 'reading', 'classifying'],
   summarizeVerb: ['summarize', 'summarise', 'analyze', 'analyse', 'classify', 'review', 'process', 'read', 'parse'],
   docTarget: [
-    'document', 'text', 'context', 'input', 'email', 'message', 'data', 'file', 'page', 'content', 'article', 'review',
-    'reviews', 'post', 'thread', 'results', 'webpage', 'website', 'site', 'ticket', 'issue', 'comment', 'comments', 'mail',
+    ...DOCUMENTS, 'article', 'review', 'reviews', 'post', 'thread', 'results', 'webpage', 'website', 'site', 'ticket', 'issue',
+    'comment', 'comments', 'mail',
   ],
   actVerb: [
     'write', 'tell', 'say', 'output', 'print', 'send', 'list', 'explain', 'call', 'run', 'reply', 'respond', 'do', 'add',
     'include', 'give', 'create', 'compose', 'generate', 'provide', 'describe', 'forward', 'email', 'post', 'return',
   ],
-  leakInclude: [...LEAK_VERBS, 'provide', 'quote', 'restate', 'list', 'include', 'append', 'add', 'attach', 'paste', 'insert'],
+  leakInclude: [...LEAK_ANY, 'include', 'append', 'add', 'attach', 'paste', 'insert'],
   outputVerb: ['begin', 'start', 'end', 'open', 'close', 'conclude', 'finish'],
   destroyVerb: ['delete', 'erase', 'wipe', 'destroy', 'drop', 'purge'],
   bulkData: ['files', 'data', 'database', 'databases', 'repository', 'repositories', 'repo', 'records', 'users', 'accounts', 'emails', 'messages', 'tables', 'backups', 'contacts', 'folders'],
