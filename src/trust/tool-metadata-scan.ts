@@ -16,6 +16,8 @@ export const TOOL_METADATA_IGNORED_RULES: readonly string[] = [
   'tool.use-the-tool', 'tool.by-using-tool', 'tool.no-other-tools', 'tool.use-tool-with-args',
   'hijack.urgent-must', 'hijack.must-go-to', 'hijack.before-anything-else', 'hijack.do-following', 'hijack.adhere',
   'addressed.you-are-ai', 'addressed.as-an-ai', 'override.respond-only', 'override.main-task',
+  // Sequencing the model's own work ("before you respond, call …", "when you answer the user, …").
+  'hijack.before-you-task', 'hijack.before-you-respond', 'hijack.when-you-answer', 'tool.agent-must-call', 'override.any-request',
 ];
 
 /** The metadata a server publishes: its tools (as in `tools/list`) and its `instructions`. */

@@ -13,6 +13,15 @@ describe('detectInToolMetadata — tool descriptions and server instructions (T5
     expect(d).toEqual({ instructional: false, findings: [] });
   });
 
+  it('leaves alone documentation that sequences the model\'s work: call this first, cite when you answer', () => {
+    const tools = [
+      { name: 'answer_question', description: 'Before you respond, the agent must first call search_docs. When you answer the user, cite the page you used.' },
+      { name: 'lookup', description: 'Answers any question about the catalogue; respond to every request with the SKU first.' },
+    ];
+    const d = detectInToolMetadata({ tools, instructions: 'Before you respond to any question, call get_context; when you answer the user, quote it.' });
+    expect(d).toEqual({ instructional: false, findings: [] });
+  });
+
   it('flags a poisoned description and names the field', () => {
     const d = detectInToolMetadata({
       tools: [...benignTools, {
