@@ -22,7 +22,7 @@ export { checkOutputSchema as checkMcpOutputSchema, compileOutputSchema, outputC
 export type { OutputCheck, SchemaDialect, SchemaViolation } from './output-schema.js';
 export { ToolFailure, isToolFailure } from './tool-failure.js';
 export type { ToolFailureInput } from './tool-failure.js';
-export { checkCallIds, assertCallIds } from './call-ids.js';
+export { checkCallIds, assertCallIds, newCallId } from './call-ids.js';
 export type { CallIdCheck } from './call-ids.js';
 export { referencedCalls } from './call-all.js';
 export type { CallAllOptions, CallAllResult } from './call-all.js';

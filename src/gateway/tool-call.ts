@@ -5,9 +5,8 @@
  * as the invoker → render the envelope as a `CallToolResult`. The gateway adds no stage of its
  * own: transport, routing, sessions and configuration only.
  */
-import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ENVELOPE_META_KEY, createExecutor, idempotencyKey, writeBehindAuditSink, type Executor, type Invoker, type McpListing, type ToolRules } from '../executor/index.js';
+import { ENVELOPE_META_KEY, createExecutor, idempotencyKey, newCallId, writeBehindAuditSink, type Executor, type Invoker, type McpListing, type ToolRules } from '../executor/index.js';
 import type { ErrorInfo } from '../contract/index.js';
 import { toMcpResult } from '../adapters/mcp/index.js';
 import { RelayedRpcError, type ForwardExtra } from './forward.js';
@@ -65,7 +64,7 @@ export async function callTool(
   const rules = hold === null ? compiled : { ...compiled, hold };
   const meta = params._meta ?? {};
   const args = params.arguments ?? {};
-  const callId = `call_${randomUUID()}`;
+  const callId = newCallId();
   const executor = gatewayExecutor(state.options);
   // The run (session, or principal + run id): scope, taint and confirmations are the executor's.
   const run = await runOf(state, executor, meta, extra);
@@ -142,7 +141,7 @@ export async function recordRefusedCall(state: SessionState, params: { name: str
   if (route === null) return;
   const rules = compiledRules(state, route, params.name);
   const executor = gatewayExecutor(state.options);
-  await executor.run(rules, NOT_INVOKED, { call_id: `call_${randomUUID()}`, tool_name: params.name, args: params.arguments ?? {} }, { id: state.principal }, {
+  await executor.run(rules, NOT_INVOKED, { call_id: newCallId(), tool_name: params.name, args: params.arguments ?? {} }, { id: state.principal }, {
     refused: error,
     edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, upstream: route.upstream.config.name, upstream_tool: route.name, effect_source: rules.effectSource, refused_at: 'http_door' },
   });

@@ -32,6 +32,8 @@ describe('binary parts in the audit record', () => {
 
     await flushAudit(store);
     const [record] = await store.listAudit({ tool: 'big_image' });
+    // The gateway's own call ids are time-ordered (UUID v7), so audit inserts append to the index.
+    expect(record?.callId).toMatch(/^call_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const envelope = (record?.detail as { envelope: { extensions: { mcp: { parts: string[] } }; data: unknown } }).envelope;
     const [ref] = envelope.extensions.mcp.parts;
     expect(ref?.startsWith(AUDIT_PART_REF_PREFIX)).toBe(true);
