@@ -6,7 +6,8 @@
  * strings from any corpus. A strong rule flags text on its own; weak rules flag text only when
  * two different ones fire (see `detect-instructions.ts`).
  */
-import type { PhraseRule } from './phrase-matcher.js';
+import { strongRule as strong, weakRule as weak, type PhraseRule } from './phrase-matcher.js';
+import { AGENT_ACTION_GROUPS, AGENT_ACTION_RULES } from './agent-action-phrases.js';
 import { PROBE_GROUPS, PROBE_RULES } from './probe-phrases.js';
 
 // Verbs dismissing what came before, in every language the lists cover.
@@ -159,9 +160,6 @@ const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   privilegeNoun: ['privileges', 'privilege', 'rights', 'access', 'permissions', 'permission', 'role'],
 };
 
-const strong = (id: string, family: string, source: string): PhraseRule => ({ id, family, strong: true, source });
-const weak = (id: string, family: string, source: string): PhraseRule => ({ id, family, strong: false, source });
-
 /** The phrase rules. `id` is stable and appears in scan output. */
 const BASE_RULES: readonly PhraseRule[] = [
   // override — dismissing whatever the reader was told before.
@@ -277,7 +275,7 @@ const BASE_RULES: readonly PhraseRule[] = [
   weak('override.end-of-user-input', 'override', 'end of ~1 user|human|customer ~1 input|message|turn|query|prompt'),
   weak('addressed.principal-is-authority', 'addressed_to_ai', 'the ~1 @principal ~1 is ~1 an|the|a ~1 @authority'),
   strong('exfil.rules-you-were-given', 'exfiltration', '@leakVerb ~3 @instructions ~2 you ~2 were|have|had|got ~1 configured|given|programmed|told|set|trained|initialized'),
-  strong('exfil.rules-authority-gave', 'exfiltration', '@leakVerb ~4 @instructions ~3 @authority ~2 gave|give|provided|wrote|set|left ~1 you'),
+  strong('exfil.rules-authority-gave', 'exfiltration', '@leakAny ~4 @instructions ~3 @authority ~2 gave|give|provided|wrote|set|left ~1 you'),
   strong('exfil.secret-you-keep', 'exfiltration', '@leakVerb ~3 password|passcode|secret|key|code ~3 you ~2 were|are ~1 told|asked|instructed|supposed ~3 keep|hide|protect|guard'),
   weak('exfil.contents-of-your', 'exfiltration', 'content ~1 of ~1 your ~1 configuration|config|prompt|instructions|memory|context|settings'),
   weak('exfil.including-keys', 'exfiltration', 'including|include ~2 any|all|the ~1 keys|secrets|passwords|credentials|tokens'),
@@ -304,8 +302,9 @@ const BASE_RULES: readonly PhraseRule[] = [
 
   // Indirect shapes: text that steers the reader's job on the document it sits in ("when
   // summarizing this page, …", "do not summarize this email"), speaks for the user to the
-  // reader, or asks for damage an agent could do. Most are weak: a human reader gets such
-  // sentences too, so they flag only beside a second signal.
+  // reader, addresses models in general, voids or dismisses what came before, opens an
+  // instruction block, vouches for a skipped check, or asks for damage an agent could do. Most
+  // are weak: a human reader gets such sentences too, so they flag only beside a second signal.
   weak('hijack.while-doing-your-job', 'task_hijack', 'when|while|whenever|before|after ~1 you|youre|re ~1 @readerTask ~3 this|the|these ~2 @docTarget'),
   weak('hijack.when-summarizing-this', 'task_hijack', 'when|while|whenever ~1 @readerTask ~3 this|these ~2 @docTarget'),
   strong('override.do-not-summarize', 'override', 'do|don|dont ~1 not ~1 @summarizeVerb ~1 this|the|these ~2 @docTarget'),
@@ -368,7 +367,7 @@ const BASE_RULES: readonly PhraseRule[] = [
 ];
 
 /** Named word lists used by the phrase rules (`@name`), those of probe-phrases included. */
-export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = { ...BASE_GROUPS, ...PROBE_GROUPS };
+export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = { ...BASE_GROUPS, ...PROBE_GROUPS, ...AGENT_ACTION_GROUPS };
 
 /** The phrase rules, probe-phrases' included. `id` is stable and appears in scan output. */
-export const PHRASE_RULES: readonly PhraseRule[] = [...BASE_RULES, ...PROBE_RULES];
+export const PHRASE_RULES: readonly PhraseRule[] = [...BASE_RULES, ...PROBE_RULES, ...AGENT_ACTION_RULES];

@@ -25,6 +25,11 @@ export interface PhraseRule {
   readonly source: string;
 }
 
+/** A rule that flags text on its own. */
+export const strongRule = (id: string, family: string, source: string): PhraseRule => ({ id, family, strong: true, source });
+/** A rule that flags text only beside a second, different weak rule. */
+export const weakRule = (id: string, family: string, source: string): PhraseRule => ({ id, family, strong: false, source });
+
 /** A rule compiled against the vocabulary. */
 export interface CompiledPhrase extends PhraseRule {
   /** Per slot: membership table over vocabulary ids. */

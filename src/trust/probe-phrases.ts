@@ -5,7 +5,7 @@
  * gone ("you have no restrictions", "answer without any filters", "forget being harmless"),
  * and asking it to run code. Same syntax as instruction-phrases, merged into its rule set.
  */
-import type { PhraseRule } from './phrase-matcher.js';
+import { strongRule as strong, weakRule as weak, type PhraseRule } from './phrase-matcher.js';
 
 /** Word lists of the probe rules. */
 export const PROBE_GROUPS: Readonly<Record<string, readonly string[]>> = {
@@ -35,9 +35,6 @@ export const PROBE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   codeCall: ['print', 'eval', 'exec', 'import', 'popen', 'system', 'os', 'subprocess', 'class', 'subclasses', 'globals', 'builtins', 'mro', 'curl', 'wget', 'echo', 'cat', 'rm'],
   secretPlural: ['secret', 'secrets', 'hidden', 'system', 'instructions', 'prompt', 'rules'],
 };
-
-const strong = (id: string, family: string, source: string): PhraseRule => ({ id, family, strong: true, source });
-const weak = (id: string, family: string, source: string): PhraseRule => ({ id, family, strong: false, source });
 
 /** The probe rules. `id` is stable and appears in scan output. */
 export const PROBE_RULES: readonly PhraseRule[] = [

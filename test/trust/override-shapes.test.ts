@@ -3,12 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { detectInstructions } from '../../src/trust/index.js';
 import { compilePhrases, findPhrases, tokenize } from '../../src/trust/phrase-matcher.js';
 
-const SHAPES = JSON.parse(readFileSync(new URL('./fixtures/override-shapes.json', import.meta.url), 'utf8')) as {
+interface Shapes {
   attacks: [string, string[]][];
   ordinary: string[];
-};
+}
+const load = (name: string): Shapes => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')) as Shapes;
 
-describe('instruction detector — attacks without the usual override words', () => {
+describe.each([
+  ['attacks without the usual override words', load('override-shapes.json')],
+  ['an agent asked for its setup, to run code, or told exactly what to answer', load('agent-actions.json')],
+])('instruction detector — %s', (_, SHAPES) => {
   it.each(SHAPES.attacks.map(([text, rules]) => [rules.join(' + '), text, rules]))('%s flag %j', (_, text, rules) => {
     const d = detectInstructions(text as string);
     for (const rule of rules as string[]) expect(d.spans.map((s) => s.rule)).toContain(rule);
