@@ -19,6 +19,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { TrcError } from '../contract/index.js';
 import { startSession, type GatewaySession } from './session.js';
 import type { GatewayOptions } from './session-state.js';
+import { answerCors } from './cors.js';
 import { WindowEventStore } from './event-store.js';
 import { isModernRequest, modernEndpoint } from './modern-endpoint.js';
 import { sendWebResponse, toWebRequest } from './web-http.js';
@@ -41,7 +42,10 @@ export interface HttpListen {
   readonly host?: string;
   /** When set, every request must carry `Authorization: Bearer <token>`. */
   readonly token?: string;
-  /** Browser origins allowed besides loopback ones (exact, e.g. `https://app.example.com`). */
+  /**
+   * Browser origins allowed besides loopback ones (exact, e.g. `https://app.example.com`). A page
+   * on one of them may also read the answers (CORS; loopback origins get no CORS unless listed).
+   */
   readonly allowedOrigins?: readonly string[];
   /**
    * A session with no request in flight and none for this long is closed, with its upstream
@@ -104,7 +108,7 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
   }
   const expected = listen.token === undefined ? null : Buffer.from(`Bearer ${listen.token}`);
   const allowedOrigins = new Set(listen.allowedOrigins ?? []);
-  /** Null when the request may go on, else why not (status and message). */
+  /** Null when the Host and Origin may go on, else why not (status and message). */
   const refuse = (req: IncomingMessage): [number, string] | null => {
     const host = hostOf(req.headers.host ?? '');
     if (loopbackBound && !isLoopbackName(host)) return [403, `Forbidden: Host "${host}" is not a loopback name (DNS rebinding protection)`];
@@ -118,12 +122,14 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
       }
       if (!(loopbackBound && isLoopbackName(originHost))) return [403, `Forbidden: Origin "${origin}" is not allowed`];
     }
-    // Probes of a load balancer or orchestrator carry no token; they learn only up or not.
-    if (expected !== null && !isProbe(req)) {
-      const got = Buffer.from(req.headers.authorization ?? '');
-      if (got.length !== expected.length || !timingSafeEqual(got, expected)) return [401, 'Unauthorized: missing or wrong bearer token'];
-    }
     return null;
+  };
+  /** Null when the shared token (if any) is there. */
+  const unauthenticated = (req: IncomingMessage): [number, string] | null => {
+    // Probes of a load balancer or orchestrator carry no token; they learn only up or not.
+    if (expected === null || isProbe(req)) return null;
+    const got = Buffer.from(req.headers.authorization ?? '');
+    return got.length !== expected.length || !timingSafeEqual(got, expected) ? [401, 'Unauthorized: missing or wrong bearer token'] : null;
   };
   const entries = new Map<string, Entry>();
   const pending = new Set<Promise<GatewaySession>>();
@@ -162,7 +168,11 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const refused = refuse(req);
+    const blocked = refuse(req);
+    if (blocked !== null) return rpcError(res, blocked[0], blocked[1]);
+    // A page on an allowed origin may read the answers; its preflight carries no token.
+    if (answerCors(req, res, allowedOrigins)) return;
+    const refused = unauthenticated(req);
     if (refused !== null) {
       if (refused[0] === 401) res.setHeader('www-authenticate', 'Bearer');
       return rpcError(res, refused[0], refused[1]);

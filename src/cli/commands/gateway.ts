@@ -98,7 +98,8 @@ Options:
   --oauth-scope S  scope every request needs (repeatable; env TRC_OAUTH_SCOPES,
                   space-separated)
   --oauth-write-scope S  scope a call of a write tool needs (env TRC_OAUTH_WRITE_SCOPE)
-  --allow-origin O  a browser Origin allowed besides loopback ones (repeatable)
+  --allow-origin O  a browser Origin allowed besides loopback ones (repeatable); a
+                  page on it may also read the answers (CORS)
   --idle-timeout S  close an HTTP session (and its upstream processes) after S seconds
                   with no request in flight (default 1800)
   --max-sessions N  refuse new HTTP sessions beyond N live ones with 503 (default 64)
