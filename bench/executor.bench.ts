@@ -13,8 +13,9 @@
  * 5. Gateway CPU per call (`trc gateway` over stdio in front of the fixture MCP server, the echo
  *    tool) against the executor's own CPU for the same result in process (the gateway's rules,
  *    an MCP outcome, SQLite with the write-behind audit sink) and a byte-copying proxy's CPU.
- *    Target: gateway ≤ executor + 2 × proxy. (The comparison with other gateways is
- *    `npm run bench -- gateway`.)
+ *    Target: gateway ≤ executor + 2 × proxy. Beside them, a relay built on the official SDK's
+ *    Server and Client with no contract: what the SDK's part of a call costs alone. (The
+ *    comparison with other gateways is `npm run bench -- gateway`.)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -220,6 +221,7 @@ writeFileSync(config, 'defaults:\n  effect: read\n');
 const sides = {
   'direct (the server alone)': server,
   'byte-copying proxy': [process.execPath, join(root, 'test/gateway/fixtures/pipe-proxy.mjs'), ...server],
+  'SDK relay (official SDK, no contract)': [process.execPath, join(root, 'test/gateway/fixtures/sdk-relay.mjs'), ...server],
   'trc gateway (dist/)': [process.execPath, join(root, 'dist/cli/bin.js'), 'gateway', '--config', config, '--store', join(dir, 'gateway.sqlite'), '--', ...server],
 };
 type Side = keyof typeof sides;
@@ -265,4 +267,8 @@ console.log(`\nGateway CPU per call (echo tool over stdio, ${GW_CALLS} sequentia
 for (const side of Object.keys(sides) as Side[]) console.log(`  ${side.padEnd(40)}${gwUs(side).toFixed(0).padStart(7)} µs`);
 console.log(`  ${'executor in process, same result'.padEnd(40)}${execUs.toFixed(0).padStart(7)} µs`);
 const bound = execUs + 2 * gwUs('byte-copying proxy');
+// What carrying the messages through the official SDK's Server and Client costs by itself: the
+// part of the bound's gap no pipeline work can remove while the gateway is built on the SDK.
+const relayUs = gwUs('SDK relay (official SDK, no contract)');
+console.log(`  the SDK relay alone is ${(relayUs / gwUs('byte-copying proxy')).toFixed(1)}× the byte-copying proxy; executor + SDK relay = ${(execUs + relayUs).toFixed(0)} µs, the gateway ${(gwUs('trc gateway (dist/)') - execUs - relayUs).toFixed(0)} µs above that`);
 reportTarget({ area: 'gateway', measure: 'CPU per call vs executor + 2 × byte-copying proxy', value: `${gwUs('trc gateway (dist/)').toFixed(0)} µs`, target: `≤ ${bound.toFixed(0)} µs`, met: gwUs('trc gateway (dist/)') <= bound, note: `executor ${execUs.toFixed(0)} µs, proxy ${gwUs('byte-copying proxy').toFixed(0)} µs` });

@@ -6,7 +6,8 @@
  * - Streamable HTTP: the server directly (its own HTTP transport); a byte-copying HTTP proxy
  *   (test/gateway/fixtures/http-pipe-proxy.mjs: the floor of any HTTP proxy); `supergateway
  *   --stateful` (the widely used npm proxy, stdio server behind it); `trc gateway --http`.
- * - stdio: the server directly; a byte-copying proxy (pipe-proxy.mjs); `trc gateway`.
+ * - stdio: the server directly; a byte-copying proxy (pipe-proxy.mjs); a relay on the official
+ *   SDK's Server and Client with no contract (sdk-relay.mjs); `trc gateway`.
  *
  * Per setup: p50/p99 latency of sequential calls, calls/s sequentially and with 8 in flight,
  * and the CPU µs per call of the proxy process (every thread, from /proc schedstat; for "direct", the
@@ -124,6 +125,9 @@ const setups: Setup[] = [];
   setups.push({ label: 'stdio direct', client: d.client, pid: d.pid, what: 'server' });
   const p = await stdioClient([process.execPath, join(root, 'test/gateway/fixtures/pipe-proxy.mjs'), ...serverStdio]);
   setups.push({ label: 'stdio byte-copying proxy', client: p.client, pid: p.pid, what: 'proxy' });
+  // A relay on the official SDK's Server and Client, no contract: what the SDK's part costs alone.
+  const r = await stdioClient([process.execPath, join(root, 'test/gateway/fixtures/sdk-relay.mjs'), ...serverStdio]);
+  setups.push({ label: 'stdio SDK relay', client: r.client, pid: r.pid, what: 'proxy' });
   const g = await stdioClient([...trc, '--store', storePath === ':memory:' ? ':memory:' : `${storePath}-stdio`, '--', ...serverStdio]);
   setups.push({ label: 'stdio trc gateway', client: g.client, pid: g.pid, what: 'gateway' });
 }
@@ -201,4 +205,5 @@ console.log(`HTTP, p99: trc ${th.p99.toFixed(2)} ms vs supergateway ${sg.p99.toF
 const sd = by('stdio direct');
 const st = by('stdio trc gateway');
 const sp = by('stdio byte-copying proxy');
-console.log(`stdio, added p50: trc ${(st.p50 - sd.p50).toFixed(3)} ms over direct (target ≤ 0.5 ms) ${verdict(st.p50 - sd.p50 <= 0.5)}; the byte-copying proxy adds ${(sp.p50 - sd.p50).toFixed(3)} ms`);
+const sr = by('stdio SDK relay');
+console.log(`stdio, added p50: trc ${(st.p50 - sd.p50).toFixed(3)} ms over direct (target ≤ 0.5 ms) ${verdict(st.p50 - sd.p50 <= 0.5)}; the byte-copying proxy adds ${(sp.p50 - sd.p50).toFixed(3)} ms, a relay on the official SDK with no contract ${(sr.p50 - sd.p50).toFixed(3)} ms`);
