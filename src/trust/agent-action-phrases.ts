@@ -1,9 +1,10 @@
 /**
  * Phrase rules for text that makes an agent act on its own configuration or its tools: asking
  * for its setup in words the probe rules do not use ("the text that precedes the first user
- * turn", "what did your creators put before this chat", "the directives you are following"),
- * asking it to run code and report what it printed, and naming the places secrets are kept
- * (SSH keys, cloud credentials, the user's inbox). Same syntax as instruction-phrases, merged
+ * turn", "what did your creators put before this chat", "the internal directives you are
+ * following"), asking it to run code and report what it printed, naming the places secrets are
+ * kept (SSH keys, cloud credentials, the user's inbox), and dictating its answer ("reply with
+ * the single word …"). Same syntax as instruction-phrases, merged
  * into its rule set. Most are weak: run-this-and-paste-the-output is also how bug-report
  * templates talk, so those flag only beside a second signal.
  */
