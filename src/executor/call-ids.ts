@@ -65,6 +65,8 @@ export function assertCallIds(requested: readonly string[], returned: readonly s
 export function newCallId(nowMs: number = Date.now()): string {
   // A v4 UUID's 122 random bits, its first 48 replaced by the time and its version nibble by 7.
   const random = randomUUID();
-  const time = Math.max(0, Math.min(Math.floor(nowMs), 0xffffffffffff)).toString(16).padStart(12, '0');
+  // A time outside the 48 bits is clamped; NaN (a broken clock) reads as 0, still a valid id.
+  const ms = Number.isNaN(nowMs) ? 0 : Math.max(0, Math.min(Math.floor(nowMs), 0xffffffffffff));
+  const time = ms.toString(16).padStart(12, '0');
   return `call_${time.slice(0, 8)}-${time.slice(8)}-7${random.slice(15)}`;
 }

@@ -35,5 +35,8 @@ describe('newCallId', () => {
     expect(timeOf(newCallId(-5))).toBe(0);
     expect(timeOf(newCallId(2 ** 60))).toBe(0xffffffffffff);
     expect(timeOf(newCallId(1.9))).toBe(1);
+    expect(timeOf(newCallId(Number.NaN))).toBe(0);
+    expect(timeOf(newCallId(Number.NEGATIVE_INFINITY))).toBe(0);
+    expect(timeOf(newCallId(Number.POSITIVE_INFINITY))).toBe(0xffffffffffff);
   });
 });
