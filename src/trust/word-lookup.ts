@@ -52,6 +52,8 @@ export function inflectedForms(word: string): string[] {
   if (word.endsWith('e')) out.push(word.slice(0, -1) + 'ing');
   return out.filter((f) => inflectionBases(f).includes(word));
 }
+/** Longest word read as a leet spelling. */
+const MAX_LEET_LENGTH = 24;
 const LEET_DIGITS: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g', '6': 'g', '2': 'z' };
 // Short function words that glue keywords together in a de-spaced run ("ignoreallthe…").
 const GLUE = [
@@ -72,6 +74,8 @@ export interface Lexicon {
   readonly maxWordLength: number;
   /** Every exact, inflected and disguised form, with the id {@link lookup} gives it. */
   readonly forms: WordTable;
+  /** The vocabulary itself (what a leet spelling must fold to), found from code units. */
+  readonly words: WordTable;
   /** Hashes of the typo index's keys and of the long vocabulary words. */
   readonly typoKeys: HashSet;
   readonly segmentKeys: HashSet;
@@ -121,7 +125,7 @@ export function lookup(m: Pick<Lexicon, 'vocab' | 'typoIndex' | 'disguised'>, wo
     }
   }
   if (id === -1) id = m.disguised.get(word) ?? -1;
-  if (id === -1 && word.length >= 4 && word.length <= 24 && /[0-9]/.test(word) && /[a-z]/.test(word)) {
+  if (id === -1 && word.length >= 4 && word.length <= MAX_LEET_LENGTH && /[0-9]/.test(word) && /[a-z]/.test(word)) {
     for (const one of ['i', 'l']) {
       const folded = word.replace(/[0-9]/g, (d) => (d === '1' ? one : LEET_DIGITS[d] ?? d));
       if (m.vocab.has(folded)) { id = LEET_ID; break; }
@@ -167,6 +171,7 @@ export function buildLexicon(vocab: ReadonlyMap<string, number>): Lexicon {
   return {
     ...partial,
     forms: buildWordTable(forms),
+    words: buildWordTable(vocab),
     typoKeys: buildHashSet([...typoIndex.keys(), ...longWords]),
     segmentKeys: buildHashSet(segmentWords),
   };
@@ -174,6 +179,28 @@ export function buildLexicon(vocab: ReadonlyMap<string, number>): Lexicon {
 
 const lookupCache = new WeakMap<Lexicon, Map<string, number>>();
 const MISSING = -0x7fffffff;
+// LEET_DIGITS as code units, by digit; '1' is tried as both 'i' and 'l'.
+const LEET_UNITS = Uint16Array.from('0123456789', (d) => (LEET_DIGITS[d] ?? d).charCodeAt(0));
+const leetScratch = new Uint16Array(MAX_LEET_LENGTH);
+
+/**
+ * Whether the word in `units[0, len)` with its digits read as letters is a vocabulary word:
+ * {@link lookup}'s leet branch, from code units. An alphanumeric id ("m1234", "sku_12") is in
+ * nearly every tool result, and is unique more often than not, so no string or cache entry is made.
+ */
+function spellsLeet(m: Lexicon, units: Uint16Array, len: number): boolean {
+  for (const one of [0x69, 0x6c]) {
+    let h = 0;
+    for (let k = 0; k < len; k++) {
+      const u = units[k] ?? 0;
+      const f = u === 0x31 ? one : u >= 0x30 && u <= 0x39 ? LEET_UNITS[u - 0x30] ?? u : u;
+      leetScratch[k] = f;
+      h = (Math.imul(h, HASH_BASE) + f) | 0;
+    }
+    if (m.words.get(leetScratch, len, h, MISSING) !== MISSING) return true;
+  }
+  return false;
+}
 
 /**
  * {@link lookup} of the word in `units[0, len)`, whose hash is `hash` (see word-index);
@@ -184,7 +211,9 @@ export function resolveWord(m: Lexicon, units: Uint16Array, len: number, hash: n
   const hit = m.forms.get(units, len, hash, MISSING);
   if (hit !== MISSING) return hit;
   const typo = len >= MIN_TYPO_LENGTH - 1 && len <= MAX_TYPO_LENGTH && deletionMayMatch(units, len, hash, m.typoKeys);
-  if (!typo && !(digitsAndLetters && len >= 4 && len <= 24)) return -1;
+  // Not in `forms`, so no exact, inflected or disguised reading; without a possible typo, only
+  // the leet reading is left.
+  if (!typo) return digitsAndLetters && len >= 4 && len <= MAX_LEET_LENGTH && spellsLeet(m, units, len) ? LEET_ID : -1;
   let cache = lookupCache.get(m);
   if (cache === undefined) { cache = new Map(); lookupCache.set(m, cache); }
   return lookup(m, String.fromCharCode(...units.subarray(0, len)), cache);

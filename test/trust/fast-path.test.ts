@@ -6,7 +6,7 @@ import { PHRASE_GROUPS } from '../../src/trust/instruction-phrases.js';
 import { scanTriggers } from '../../src/trust/trigger-scan.js';
 import { triggerTables } from '../../src/trust/trigger-tables.js';
 import { hashString } from '../../src/trust/word-index.js';
-import { lookup, resolveWord } from '../../src/trust/word-lookup.js';
+import { LEET_ID, lookup, resolveWord } from '../../src/trust/word-lookup.js';
 import { PARAPHRASES, PAYLOADS, TRANSFORMS, TRANSLATIONS } from './evasion-transforms.js';
 
 const BENIGN = JSON.parse(readFileSync(new URL('./fixtures/benign-lookalikes.json', import.meta.url), 'utf8')) as string[];
@@ -123,5 +123,19 @@ describe('instruction detector — hashed word lookup', () => {
     for (const w of known) check(w);
     fc.assert(fc.property(edited, check), { numRuns: 3000 });
     fc.assert(fc.property(fc.stringMatching(/^[a-z0-9]{1,30}$/), check), { numRuns: 2000 });
+  });
+
+  it('reads digits for letters as the string lookup does, "1" as i or l, without building a string', () => {
+    const reference = new Map<string, number>();
+    const digitFor: Record<string, string[]> = { a: ['4'], b: ['8'], e: ['3'], g: ['9', '6'], i: ['1'], l: ['1'], o: ['0'], s: ['5'], t: ['7'], z: ['2'] };
+    const leet = fc.tuple(fc.constantFrom(...known), fc.array(fc.nat(7), { minLength: 1, maxLength: 6 })).map(([w, picks]) =>
+      [...w].map((c, i) => { const d = digitFor[c]; const p = picks[i % picks.length] ?? 0; return d !== undefined && p % 2 === 1 ? d[p % d.length] ?? c : c; }).join(''));
+    fc.assert(fc.property(leet, (w) => { expect(resolve(w)).toBe(lookup(m, w, reference)); }), { numRuns: 3000 });
+    // Ids as tool results carry them: not leet, and no reading at all.
+    for (const id of ['m1234', 'sku_12', 'ord1001', 'a1b2c3d4', 'jd014600006281234567']) {
+      for (const w of id.split('_')) expect(resolve(w)).toBe(lookup(m, w, reference));
+    }
+    const hits = known.filter((w) => w.length >= 4 && w.length <= 5 && w.includes('l') && !w.includes('i')).slice(0, 5);
+    for (const w of hits) expect(resolve(w.replace(/l/g, '1'))).toBe(LEET_ID);
   });
 });
