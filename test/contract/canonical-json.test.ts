@@ -1,7 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, isTrcError } from '../../src/contract/index.js';
+import { shapedRows } from './fixtures/codegen/shaped-rows.js';
 
 /** The oracle: the `canonicalize` library, or the name of what it refused. */
 function oracle(value: unknown): string {
@@ -53,6 +56,27 @@ describe('canonicalJson agrees with the canonicalize library', () => {
   it('on lists of objects of many shapes (more than the shapes remembered)', () => {
     const wide = fc.array(fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.integer(), { minKeys: 1, maxKeys: 3 }), { minLength: 20, maxLength: 120 });
     fc.assert(fc.property(wide, (v) => { expect(ours(v)).toBe(oracle(v)); }), { numRuns: 200 });
+  });
+});
+
+describe('canonicalJson on shapes it compiles a builder for', () => {
+  it('keeps member names that read as code (quotes, backslashes, line separators) as names', () => {
+    const rows = shapedRows();
+    // The first uses rebuild from the template, later ones through the compiled builder.
+    for (let n = 1; n <= rows.length; n++) expect(ours(rows.slice(0, n))).toBe(oracle(rows.slice(0, n)));
+  });
+
+  it('agrees on records of repeated shapes with values of any kind', () => {
+    const keys = fc.uniqueArray(keyish.filter((k) => k !== '__proto__'), { minLength: 1, maxLength: 6 });
+    const rows = keys.chain((ks) => fc.array(fc.tuple(...ks.map(() => jsonish)).map((vs) => Object.fromEntries(ks.map((k, i) => [k, vs[i]]))), { minLength: 5, maxLength: 12 }));
+    fc.assert(fc.property(rows, (v) => { expect(ours(v)).toBe(oracle(v)); }), { numRuns: 300 });
+  });
+
+  it('writes the same text where code generation is refused', () => {
+    const child = fileURLToPath(new URL('./fixtures/codegen/print-canonical.ts', import.meta.url));
+    const text = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', child], { encoding: 'utf8' });
+    expect(text).toBe(oracle({ rows: shapedRows() }));
+    expect(text).toBe(canonicalJson({ rows: shapedRows() }));
   });
 });
 
