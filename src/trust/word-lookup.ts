@@ -181,6 +181,7 @@ const lookupCache = new WeakMap<Lexicon, Map<string, number>>();
 const MISSING = -0x7fffffff;
 // LEET_DIGITS as code units, by digit; '1' is tried as both 'i' and 'l'.
 const LEET_UNITS = Uint16Array.from('0123456789', (d) => (LEET_DIGITS[d] ?? d).charCodeAt(0));
+const LEET_ONES = [0x69, 0x6c]; // i, l
 const leetScratch = new Uint16Array(MAX_LEET_LENGTH);
 
 /**
@@ -189,7 +190,7 @@ const leetScratch = new Uint16Array(MAX_LEET_LENGTH);
  * nearly every tool result, and is unique more often than not, so no string or cache entry is made.
  */
 function spellsLeet(m: Lexicon, units: Uint16Array, len: number): boolean {
-  for (const one of [0x69, 0x6c]) {
+  for (const one of LEET_ONES) {
     let h = 0;
     for (let k = 0; k < len; k++) {
       const u = units[k] ?? 0;
