@@ -17,6 +17,7 @@ export const R_GAP = 32; // whitespace between the chunks of a spread-out encode
 export const R_SPREAD = 64; // may separate spread-out letters
 export const R_SIGN = 128; // `$ @ < % & \`: signs of a decoding
 export const R_LOWER = 512;
+export const R_BIN = 1024; // `0` or `1`
 /** Per UTF-16 unit: its R_ bits. */
 export const RAW = new Uint16Array(0x10000);
 // What a base64-like character adds to its chunk's flags (1 upper, 2 lower, 4 digit), and keeps
@@ -29,10 +30,16 @@ for (let c = 0; c < 0x80; c++) {
   RAW[c] = (letter ? R_LETTER : 0) | (c >= 0x41 && c <= 0x5a ? R_UPPER : 0) | (digit ? R_DIGIT : 0) |
     (isBase64Char(c) ? R_BASE64 : 0) | (digit || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66) ? R_HEX : 0) |
     (isChunkGap(c) ? R_GAP : 0) | (isSpreadSeparator(c) ? R_SPREAD : 0) | ('$@<%&\\'.includes(String.fromCharCode(c)) ? R_SIGN : 0) |
-    (c >= 0x61 && c <= 0x7a ? R_LOWER : 0);
+    (c >= 0x61 && c <= 0x7a ? R_LOWER : 0) | (c === 0x30 || c === 0x31 ? R_BIN : 0);
   CHUNK_OR[c] = c >= 0x41 && c <= 0x5a ? 1 : c >= 0x61 && c <= 0x7a ? 2 : digit ? 4 : 0;
   CHUNK_AND[c] = 1 | 2 | 4 | 32 | ((RAW[c] ?? 0) & R_HEX ? 8 : 0) | (c === 0x30 || c === 0x31 ? 16 : 0);
 }
 RAW[0xb7] = R_SPREAD;
 RAW[0x2022] = R_SPREAD;
 for (let c = 0x80; c < 0x10000; c++) if (isSpreadSeparator(c)) RAW[c] = R_SPREAD;
+
+/** Whether an upper-case ASCII letter follows a lower-case one in text[from, to). */
+export function upperAfterLower(text: string, from: number, to: number): boolean {
+  for (let k = from + 1; k < to; k++) if (((RAW[text.charCodeAt(k)] ?? 0) & R_UPPER) !== 0 && ((RAW[text.charCodeAt(k - 1)] ?? 0) & R_LOWER) !== 0) return true;
+  return false;
+}

@@ -306,3 +306,19 @@ export function composeSpan(view: Pick<TextView, 'text' | 'starts' | 'ends' | 'i
   }
   return [s, Math.max(s, e)];
 }
+
+/**
+ * Whether a run of four or more ASCII letters in `text` ending in -ay reads as the pig latin of
+ * a word `known` accepts.
+ * @example anyPigWordDecodes('ignoreyay', (w) => w === 'ignore') // true
+ */
+export function anyPigWordDecodes(text: string, known: (w: string) => boolean): boolean {
+  let s = -1;
+  for (let i = 0; i <= text.length; i++) {
+    if (i < text.length && isLetter(text.charCodeAt(i))) { if (s < 0) s = i; continue; }
+    if (s >= 0 && i - s >= 4 && (text.charCodeAt(i - 1) | 0x20) === 0x79 && (text.charCodeAt(i - 2) | 0x20) === 0x61 &&
+      decodePig(text.slice(s, i).toLowerCase(), known) !== undefined) return true;
+    s = -1;
+  }
+  return false;
+}

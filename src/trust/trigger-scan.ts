@@ -21,8 +21,9 @@ import { astralEntry, foldEntry, K_CJK, K_HIDDEN, K_HIDDEN_IN_WORD, K_MULTI, K_S
 import { pushEncodedAt, pushEvidence, pushToken, resetTokens, tokensUnusable } from './fast-tokens.js';
 import { isLetterUnit } from './normalize-text.js';
 import { isKnownWord, segmentable, segmentation } from './phrase-matcher.js';
-import { decodePig, isEmailAt, isGluedTag } from './text-views.js';
+import { anyPigWordDecodes, isEmailAt, isGluedTag } from './text-views.js';
 import * as raw from './raw-classes.js';
+import { upperAfterLower } from './raw-classes.js';
 import * as bits from './trigger-bits.js';
 import { hashProbe, jsonProbe, tagProbe, urlEnd, urlProbe } from './trigger-probes.js';
 import { triggerTables, type TriggerTables } from './trigger-tables.js';
@@ -32,7 +33,7 @@ import { LEET_ID, resolveWord, REVERSED_ID, ROT13_ID } from './word-lookup.js';
 export { ALL_TRIGGERS, TOKEN_TRIGGERS, TRIGGER } from './trigger-bits.js';
 
 // Local copies: imported bindings, read in the per-character loop, cost it ~8 % (A/B).
-const { CHUNK_AND, CHUNK_OR, RAW, R_BASE64, R_DIGIT, R_GAP, R_HEX, R_LETTER, R_LOWER, R_SIGN, R_SPREAD, R_UPPER } = raw;
+const { CHUNK_AND, RAW, R_BASE64, R_BIN, R_DIGIT, R_GAP, R_HEX, R_LETTER, R_LOWER, R_SIGN, R_SPREAD, R_UPPER } = raw;
 const { ALL_TRIGGERS, TRIGGER } = bits;
 
 const MAX_WORD = 160;
@@ -67,14 +68,19 @@ const isMarkerUnit = (u: number): boolean => u === 0x3c || u === 0x5b || u === 0
 
 /** Mark the slots word id `id` fills; the phrase bit when one of the phrases it ends is complete. */
 function touch(id: number): number {
-  const t = tables;
-  for (let k = t.slotStart[id] ?? 0, e = t.slotStart[id + 1] ?? 0; k < e; k++) lastSeen[t.slotList[k] ?? 0] = word;
-  for (let k = t.endStart[id] ?? 0, e = t.endStart[id + 1] ?? 0; k < e; k++) {
-    const p = t.endList[k] ?? 0;
-    const from = word - (t.phraseSpan[p] ?? 0);
-    let all = true;
-    for (let s = t.phraseSlotStart[p] ?? 0, se = t.phraseSlotStart[p + 1] ?? 0; s < se && all; s++) all = (lastSeen[t.phraseSlotList[s] ?? 0] ?? -Infinity) >= from;
-    if (all) return TRIGGER.phrase;
+  const plan = tables.touchPlan;
+  const seen = lastSeen;
+  const now = word;
+  let k = tables.touchStart[id] ?? 0;
+  for (let e = k + 1 + (plan[k] ?? 0), j = k + 1; j < e; j++) seen[plan[j] ?? 0] = now;
+  k += 1 + (plan[k] ?? 0);
+  for (let p = 0, ends = plan[k++] ?? 0; p < ends; p++) {
+    const from = now - (plan[k] ?? 0);
+    const e = k + 2 + (plan[k + 1] ?? 0);
+    let j = k + 2;
+    while (j < e && (seen[plan[j] ?? 0] ?? -Infinity) >= from) j++;
+    if (j === e) return TRIGGER.phrase;
+    k = e;
   }
   return 0;
 }
@@ -195,22 +201,6 @@ function endChunk(text: string, s: number, base: number, pad: number, f: number,
   return bits;
 }
 
-/** Does a run of ASCII letters in `text` read as a pig-latin word (-ay) of a known word? */
-function anyPigWordDecodes(text: string): boolean {
-  const m = tables.matcher;
-  const known = (w: string): boolean => isKnownWord(m, w);
-  let s = -1;
-  for (let i = 0; i <= text.length; i++) {
-    const letter = i < text.length && ((RAW[text.charCodeAt(i)] ?? 0) & R_LETTER) !== 0;
-    if (letter) { if (s < 0) s = i; continue; }
-    // A run [s, i) of four or more letters ending in -ay.
-    if (s >= 0 && i - s >= 4 && (text.charCodeAt(i - 1) | 0x20) === 0x79 && (text.charCodeAt(i - 2) | 0x20) === 0x61 &&
-      decodePig(text.slice(s, i).toLowerCase(), known) !== undefined) return true;
-    s = -1;
-  }
-  return false;
-}
-
 /**
  * Which scans of the detector could fire on `text` (bits of {@link TRIGGER}); 0 when none can.
  * @example scanTriggers('The meeting moved to Tuesday.') // 0
@@ -265,16 +255,16 @@ export function scanTriggers(text: string): number {
       let p = prev;
       let cc = c;
       let rr = r;
-      let f = cf;
       let len = wlen;
       let h = wh;
-      let fl = wflags;
+      let all = 0xffff; // the classes every unit of the run has, and (below) any unit has
+      let any = 0;
+      const us = units;
       for (;;) {
-        f = (f | (CHUNK_OR[cc] ?? 0)) & (CHUNK_AND[cc] ?? 0);
-        if ((rr & R_UPPER) !== 0 && ((RAW[p] ?? 0) & R_LOWER) !== 0) f |= 32;
+        all &= rr;
+        any |= rr;
         const u = cc | (rr & R_LETTER) << 5;
-        if (len < MAX_WORD) { units[len] = u; h = (Math.imul(h, HASH_BASE) + u) | 0; }
-        fl |= rr;
+        if (len < MAX_WORD) { us[len] = u; h = (Math.imul(h, HASH_BASE) + u) | 0; }
         len++;
         i++;
         p = cc;
@@ -284,7 +274,12 @@ export function scanTriggers(text: string): number {
         if ((rr & (R_LETTER | R_DIGIT)) === 0) break;
       }
       cBase += i - runStart;
-      cf = f; wlen = len; wh = h; wflags = fl; wend = i; prev = p; c = cc;
+      // The chunk's flags from the run's classes, as each unit would have set them.
+      const seen = ((any & R_UPPER) !== 0 ? 1 : 0) | ((any & R_LOWER) !== 0 ? 2 : 0) | ((any & R_DIGIT) !== 0 ? 4 : 0);
+      const kept = 1 | 2 | 4 | 32 | ((all & R_HEX) !== 0 ? 8 : 0) | ((all & R_BIN) !== 0 ? 16 : 0);
+      cf = (cf | seen) & kept;
+      if ((cf & 32) === 0 && (any & (R_UPPER | R_LOWER)) === (R_UPPER | R_LOWER) && upperAfterLower(text, runStart, i)) cf |= 32;
+      wlen = len; wh = h; wflags |= any; wend = i; prev = p; c = cc;
       // Spread-out letters ("i g n o r e"): only the run's last letter can stand alone.
       if (((RAW[p] ?? 0) & R_LETTER) !== 0 && ((RAW[i - 1 > runStart ? text.charCodeAt(i - 2) : before] ?? 0) & R_LETTER) === 0) {
         spread = i - 1 === runStart && spread > 0 && spreadGap >= 1 && spreadGap <= 3 ? spread + 1 : 1;
@@ -395,6 +390,6 @@ export function scanTriggers(text: string): number {
   }
   if (wlen > 0) mask |= endWord(wlen, wh, wflags & (R_LETTER | R_DIGIT | F_OTHER), mask, wstart, wend);
   if (cs >= 0 && chunkEnds(cs, cBase, cPad, cf)) mask |= endChunk(text, cs, cBase, cPad, cf, !gapBroken && gap >= 1 && gap <= 2);
-  if ((mask & TRIGGER.pigLatin) !== 0 && !anyPigWordDecodes(text)) mask &= ~TRIGGER.pigLatin;
+  if ((mask & TRIGGER.pigLatin) !== 0 && !anyPigWordDecodes(text, (w) => isKnownWord(tables.matcher, w))) mask &= ~TRIGGER.pigLatin;
   return mask;
 }

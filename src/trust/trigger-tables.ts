@@ -1,8 +1,8 @@
 /**
  * Tables of the detector's fast path (trigger-scan), compiled once from the detector's own
  * rules so they cannot drift from them: per vocabulary word, the phrase slots it fills and the
- * phrases it can end; per phrase, its slots and the most tokens a match can span; the marker
- * scan's trigger words.
+ * phrases it can end, with each phrase's other slots and the most tokens a match can span; the
+ * marker scan's trigger words.
  */
 import { PHRASE_GROUPS, PHRASE_RULES } from './instruction-phrases.js';
 import { markerWords } from './marker-scan.js';
@@ -13,16 +13,14 @@ import { buildWordTable, type WordTable } from './word-index.js';
 export interface TriggerTables {
   readonly matcher: PhraseMatcher;
   readonly slotCount: number;
-  /** Slots holding vocabulary id v: `slotList[slotStart[v] .. slotStart[v + 1])`. */
-  readonly slotStart: Int32Array;
-  readonly slotList: Int32Array;
-  /** Phrases whose last slot holds id v. */
-  readonly endStart: Int32Array;
-  readonly endList: Int32Array;
-  /** Slots of phrase p, and how many tokens a match of p spans at most (from first to last slot). */
-  readonly phraseSlotStart: Int32Array;
-  readonly phraseSlotList: Int32Array;
-  readonly phraseSpan: Int32Array;
+  /**
+   * What reading vocabulary id v does, as one run of `touchPlan` from `touchStart[v]`: the count
+   * of slots v fills and those slots; then the count of phrases v can end and, per phrase, the
+   * most tokens a match spans, the count of its other slots and those slots (one sequential
+   * read: this runs for every rule word of every text).
+   */
+  readonly touchStart: Int32Array;
+  readonly touchPlan: Int32Array;
   /** The largest phrase span. */
   readonly maxSpan: number;
   readonly tagWords: WordTable;
@@ -66,21 +64,24 @@ function build(): TriggerTables {
   }
   const ofWord: number[][] = Array.from({ length: size }, () => []);
   for (const [s, members] of slotMembers.entries()) for (const id of members) ofWord[id]?.push(s);
-  const [slotStart, slotList] = csr(ofWord);
-  const [endStart, endList] = csr(ends);
-  const [phraseSlotStart, phraseSlotList] = csr(phraseSlots);
+  const plans = ofWord.map((slots, id) => {
+    const plan = [slots.length, ...slots, ends[id]?.length ?? 0];
+    for (const p of ends[id] ?? []) {
+      const own = phraseSlots[p] ?? [];
+      // The last slot holds v, so reading v has just filled it (and every repeat of it).
+      const others = own.filter((s) => s !== own[own.length - 1]);
+      plan.push(spans[p] ?? 0, others.length, ...others);
+    }
+    return plan;
+  });
+  const [touchStart, touchPlan] = csr(plans);
   const words = markerWords();
   const table = (list: readonly string[]): WordTable => buildWordTable(list.map((w) => [w, 1] as const));
   return {
     matcher,
     slotCount: slotMembers.length,
-    slotStart,
-    slotList,
-    endStart,
-    endList,
-    phraseSlotStart,
-    phraseSlotList,
-    phraseSpan: Int32Array.from(spans),
+    touchStart,
+    touchPlan,
     maxSpan: Math.max(0, ...spans),
     tagWords: table(words.tags),
     hashWords: table(words.hashHeaders),

@@ -10,7 +10,7 @@
  * every exact, inflected and disguised form is in one hashed table, and the typo and leet
  * branches are entered only when the hashed deletion index says a match is possible.
  */
-import { buildHashSet, buildWordTable, deletionMayMatch, HASH_BASE, type HashSet, type WordTable } from './word-index.js';
+import { buildHashSet, buildWordTable, createUnitsCache, deletionMayMatch, HASH_BASE, type HashSet, type UnitsCache, type WordTable } from './word-index.js';
 
 /** Special ids of tokens that spell a keyword in ROT13, backwards, or with digits as letters. */
 export const ROT13_ID = -2;
@@ -178,6 +178,8 @@ export function buildLexicon(vocab: ReadonlyMap<string, number>): Lexicon {
 }
 
 const lookupCache = new WeakMap<Lexicon, Map<string, number>>();
+const TYPO_MEMO_SIZE = 4096;
+const typoMemo = new WeakMap<Lexicon, UnitsCache<number>>();
 const MISSING = -0x7fffffff;
 // LEET_DIGITS as code units, by digit; '1' is tried as both 'i' and 'l'.
 const LEET_UNITS = Uint16Array.from('0123456789', (d) => (LEET_DIGITS[d] ?? d).charCodeAt(0));
@@ -215,9 +217,18 @@ export function resolveWord(m: Lexicon, units: Uint16Array, len: number, hash: n
   // Not in `forms`, so no exact, inflected or disguised reading; without a possible typo, only
   // the leet reading is left.
   if (!typo) return digitsAndLetters && len >= 4 && len <= MAX_LEET_LENGTH && spellsLeet(m, units, len) ? LEET_ID : -1;
+  // Few distinct words get this far ("product", "address1": one edit from a rule word or from
+  // one of its deletions), but often: answer them from their units, as the string lookup did.
+  let memo = typoMemo.get(m);
+  if (memo === undefined) { memo = createUnitsCache<number>(TYPO_MEMO_SIZE); typoMemo.set(m, memo); }
+  const known = memo.get(units, len, hash);
+  if (known !== undefined) return known;
   let cache = lookupCache.get(m);
   if (cache === undefined) { cache = new Map(); lookupCache.set(m, cache); }
-  return lookup(m, String.fromCharCode(...units.subarray(0, len)), cache);
+  const word = String.fromCharCode(...units.subarray(0, len));
+  const id = lookup(m, word, cache);
+  memo.set(word, hash, id);
+  return id;
 }
 
 /**

@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectSpans, detectSpansExhaustive } from '../../src/trust/detect-instructions.js';
 import { PHRASE_GROUPS } from '../../src/trust/instruction-phrases.js';
+import { upperAfterLower } from '../../src/trust/raw-classes.js';
+import { anyPigWordDecodes } from '../../src/trust/text-views.js';
 import { scanTriggers } from '../../src/trust/trigger-scan.js';
 import { triggerTables } from '../../src/trust/trigger-tables.js';
 import { hashString } from '../../src/trust/word-index.js';
@@ -86,6 +88,23 @@ describe('instruction detector — the fast path', () => {
   });
 });
 
+describe('instruction detector — fast-path helpers', () => {
+  it('finds a pig-latin word only where a run of letters decodes to a known word', () => {
+    const known = (w: string): boolean => w === 'ignore' || w === 'previous';
+    expect(anyPigWordDecodes('please ignoreyay the rest', known)).toBe(true);
+    expect(anyPigWordDecodes('EVIOUSPRAY.', known)).toBe(true);
+    expect(anyPigWordDecodes('a holiday on Friday', known)).toBe(false);
+    expect(anyPigWordDecodes('ignore-yay', known)).toBe(false);
+  });
+
+  it('sees mixed case only where an upper-case letter follows a lower-case one', () => {
+    expect(upperAfterLower('camelCase', 0, 9)).toBe(true);
+    expect(upperAfterLower('Title UPPER lower', 0, 17)).toBe(false);
+    // The range is the run: the "C" of "camelCase" is outside [0, 5).
+    expect(upperAfterLower('camelCase', 0, 5)).toBe(false);
+  });
+});
+
 describe('instruction detector — hashed word lookup', () => {
   const m = triggerTables().matcher;
   const resolve = (w: string): number => {
@@ -119,7 +138,8 @@ describe('instruction detector — hashed word lookup', () => {
 
   it('gives the id the string lookup gives, for known words, their edits and random words', () => {
     const reference = new Map<string, number>();
-    const check = (w: string): void => { expect(resolve(w)).toBe(lookup(m, w, reference)); };
+    // Twice each: the second answer of a typo reading comes from the units memo.
+    const check = (w: string): void => { const id = lookup(m, w, reference); expect(resolve(w)).toBe(id); expect(resolve(w)).toBe(id); };
     for (const w of known) check(w);
     fc.assert(fc.property(edited, check), { numRuns: 3000 });
     fc.assert(fc.property(fc.stringMatching(/^[a-z0-9]{1,30}$/), check), { numRuns: 2000 });
