@@ -15,6 +15,7 @@ import { TrcError } from '../contract/index.js';
 import type { UpstreamConfig } from './config.js';
 import { coalesceWrites } from './coalesce-writes.js';
 import { MAX_UPSTREAM_MESSAGE_BYTES, spawnTransport } from './stdio-transports.js';
+import { ownSignalFetch } from './upstream-fetch.js';
 import { connectModern, modernOnlyVersion, type UpstreamClient } from './upstream-modern.js';
 
 /** Handlers the session installs so upstream→client traffic reaches its client. */
@@ -213,7 +214,7 @@ function inheritedEnv(): Record<string, string> {
 async function makeTransport(config: UpstreamConfig, modern: boolean): Promise<Transport> {
   if (config.url !== undefined) {
     const token = config.bearer_token_env === undefined ? undefined : process.env[config.bearer_token_env];
-    const init = token === undefined || token === '' ? undefined : { requestInit: { headers: { authorization: `Bearer ${token}` } } };
+    const init = { fetch: ownSignalFetch(), ...(token === undefined || token === '' ? {} : { requestInit: { headers: { authorization: `Bearer ${token}` } } }) };
     if (!modern) return new StreamableHTTPClientTransport(new URL(config.url), init);
     // The 2026 revision's HTTP binding (per-request headers, no session) is the v2 transport's.
     const { StreamableHTTPClientTransport: ModernHttp } = await import('@modelcontextprotocol/client');
