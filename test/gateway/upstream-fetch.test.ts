@@ -1,9 +1,20 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { getEventListeners } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ownSignalFetch } from '../../src/gateway/upstream-fetch.js';
+import { ownSignalFetch } from '../../src/gateway/index.js';
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 let server: Server;
 let url = '';
@@ -59,4 +70,33 @@ describe('gateway — the fetch of HTTP upstreams', () => {
     expect(run.stderr).not.toMatch(/Error/);
     expect(JSON.parse(run.stdout.trim())).toEqual({ outcome: 'AbortError' });
   });
+
+  it('keeps the SDK client transport to one listener against a real server', async () => {
+    const everything = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+    const port = await freePort();
+    const server = spawn(process.execPath, [everything, 'streamableHttp'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: String(port) } });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let seen = '';
+        const on = (c: Buffer): void => { seen += c.toString(); if (/listening on port/i.test(seen)) resolve(); };
+        server.stdout.on('data', on);
+        server.stderr.on('data', on);
+        server.once('exit', (code) => reject(new Error(`server-everything exited (${code}): ${seen}`)));
+      });
+      const signals = new Set<AbortSignal>();
+      const own = ownSignalFetch();
+      const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+        fetch: (u, init) => { if (init?.signal) signals.add(init.signal); return own(u, init); },
+      });
+      const client = new Client({ name: 'listener-count', version: '1' }, { capabilities: {} });
+      await client.connect(transport);
+      for (let i = 0; i < 200; i++) expect((await client.callTool({ name: 'echo', arguments: { message: `m${i}` } })).isError).toBeFalsy();
+      // The transport hands every request its one signal; that signal carries only our listener.
+      expect(signals.size).toBe(1);
+      for (const s of signals) expect(getEventListeners(s, 'abort')).toHaveLength(1);
+      await client.close();
+    } finally {
+      server.kill();
+    }
+  }, 60_000);
 });
