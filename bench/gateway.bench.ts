@@ -49,7 +49,13 @@ const trc = [process.execPath, join(root, 'dist/cli/bin.js'), 'gateway', '--conf
 const storePath = process.env.BENCH_STORE ?? join(dir, 'bench.sqlite');
 const serverStdio = [process.execPath, everything, 'stdio'];
 
-const WARMUP = 300;
+// Each setup gets BENCH_WARMUP calls with 8 in flight (default none), then 300 sequential,
+// before the rounds. The JIT keeps optimizing a gateway for thousands of calls (alone and
+// sequential, its CPU per call fell from ~1,100 µs to ~500 µs over the first 10,000), but
+// BENCH_WARMUP=10000 moved the round figures by under 7 % (docs/gateway.md): in alternating
+// rounds each setup starts cold after the others ran. It prints the warm-up curve.
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 0);
+const WARMUP_BLOCK = 2000;
 const SEQUENTIAL = Number(process.env.BENCH_CALLS ?? 1000);
 const CONCURRENCY = 8;
 const THROUGHPUT_CALLS = Number(process.env.BENCH_THROUGHPUT_CALLS ?? 2000);
@@ -167,7 +173,22 @@ async function measureOnce(s: Setup): Promise<Figures> {
   return { cpuUs, p50: percentile(times, 50), p99: percentile(times, 99), seqRps, concRps };
 }
 
-for (const s of setups) for (let i = 0; i < WARMUP; i++) await call(s.client, i);
+/** CPU µs per call of each block of WARMUP_BLOCK calls (8 in flight) of one setup's warm-up. */
+async function warmUp(s: Setup): Promise<number[]> {
+  const perBlock: number[] = [];
+  for (let done = 0; done < WARMUP; done += WARMUP_BLOCK) {
+    const n = Math.min(WARMUP_BLOCK, WARMUP - done);
+    const cpu0 = processCpuUs(s.pid);
+    let next = 0;
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => { while (next < n) await call(s.client, next++); }));
+    const cpu1 = processCpuUs(s.pid);
+    perBlock.push(cpu0 === null || cpu1 === null ? NaN : (cpu1 - cpu0) / n);
+  }
+  for (let i = 0; i < 300; i++) await call(s.client, i);
+  return perBlock;
+}
+const warmCurves = new Map<string, number[]>();
+for (const s of setups) warmCurves.set(s.label, await warmUp(s));
 const rounds: Figures[][] = [];
 for (let r = 0; r < ROUNDS; r++) {
   const round: Figures[] = [];
@@ -187,6 +208,11 @@ const by = (label: string) => figures[setups.findIndex((s) => s.label === label)
 const version = (pkg: string) => (JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
 console.log(`gateway bench: server-everything ${version('@modelcontextprotocol/server-everything')}, tool echo, v1 SDK client ${version('@modelcontextprotocol/sdk')}; supergateway ${version('supergateway')} --stateful`);
 console.log(`trc gateway: node dist/cli/bin.js gateway, ${readConfig ? 'every tool declared a read (BENCH_GATEWAY_CONFIG=read)' : 'no tool configuration (echo is unconfigured)'}, store ${storePath === ':memory:' ? 'in-memory SQLite' : 'SQLite file (WAL)'}`);
+console.log(`warm-up per setup: ${WARMUP} calls with ${CONCURRENCY} in flight (BENCH_WARMUP), then 300 sequential`);
+for (const label of ['stdio trc gateway', 'HTTP trc gateway']) {
+  const curve = warmCurves.get(label) ?? [];
+  if (curve.length > 0) console.log(`  ${label}, CPU µs/call per ${WARMUP_BLOCK} warm-up calls (${CONCURRENCY} in flight): ${curve.map((c) => (Number.isNaN(c) ? 'n/a' : c.toFixed(0))).join(' → ')}`);
+}
 console.log(`${ROUNDS} alternating rounds, median shown; each round: ${SEQUENTIAL} sequential calls, then ${THROUGHPUT_CALLS} calls with ${CONCURRENCY} in flight`);
 console.log(`${'setup'.padEnd(26)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'seq calls/s'.padStart(13)}${'calls/s @8'.padStart(12)}${'CPU µs/call'.padStart(13)}`);
 setups.forEach((s, i) => {
