@@ -45,6 +45,7 @@ export function guardStore(store: Store): Store {
     ...(store.appendAuditAndSettle === undefined ? {} : { appendAuditAndSettle: guard('appendAuditAndSettle', store.appendAuditAndSettle.bind(store)) }),
     getAudit: guard('getAudit', store.getAudit.bind(store)),
     listAudit: guard('listAudit', store.listAudit.bind(store)),
+    ...(store.pruneAudit === undefined ? {} : { pruneAudit: guard('pruneAudit', store.pruneAudit.bind(store)) }),
     getState: guard('getState', store.getState.bind(store)),
     putState: guard('putState', store.putState.bind(store)),
     appendRunEvents: guard('appendRunEvents', store.appendRunEvents.bind(store)),

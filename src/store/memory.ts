@@ -6,7 +6,7 @@ import type {
 import { createChunkedWriter } from './chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from './errors.js';
 import { decodeJson, encodeAuditRecord, encodeJson } from './json-column.js';
-import { checkLimit, timestampMs } from './timestamps.js';
+import { checkLimit, checkPruneLimit, timestampMs } from './timestamps.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -260,6 +260,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
         .map((row) => row.parsed);
       if (filter.newest === true) rows.reverse();
       return limit === undefined ? rows : rows.slice(0, limit);
+    },
+
+    async pruneAudit(before, limit) {
+      open();
+      const beforeMs = timestampMs(before, '/before');
+      const max = checkPruneLimit(limit);
+      const old = [...audit.entries()].filter(([, row]) => row.startedMs < beforeMs).sort((a, b) => a[1].startedMs - b[1].startedMs).slice(0, max);
+      for (const [callId] of old) audit.delete(callId);
+      return old.length;
     },
 
     async getState(key) {

@@ -20,3 +20,11 @@ export function checkLimit(limit: number | undefined): number | undefined {
   }
   return limit;
 }
+
+/** A prune batch size: a positive integer (the stores' `pruneAudit`). */
+export function checkPruneLimit(limit: number): number {
+  if (!Number.isSafeInteger(limit) || limit < 1) {
+    throw storeError(STORE_ERROR_CODES.badFilter, `limit must be a positive integer, got ${String(limit)}`, { pointer: '/limit' });
+  }
+  return limit;
+}

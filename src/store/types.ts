@@ -217,6 +217,14 @@ export interface Store {
   appendAuditAndSettle?(record: AuditRecord, encoded: AuditEncoding | undefined, key: string, patch: LedgerPatch): Promise<LedgerEntry | null>;
   getAudit(callId: string): Promise<AuditRecord | null>;
   listAudit(filter?: AuditFilter): Promise<AuditRecord[]>;
+  /**
+   * Delete the audit records of calls started before `before` (RFC 3339), at most `limit` of
+   * them, oldest first, and return how many went. Each call is one short transaction, so
+   * writers sharing the store never wait for a long one: to prune a large log, call it again
+   * until it returns less than `limit`. The ledger, runs and state are kept. Optional: a store
+   * without it keeps every record.
+   */
+  pruneAudit?(before: string, limit: number): Promise<number>;
 
   getState(key: string): Promise<StateEntry | null>;
   /**

@@ -374,6 +374,30 @@ export function runStoreSuite(name: string, options: StoreSuiteOptions): void {
         expect(await store.getAudit('c2')).toBeNull();
       });
 
+      it('prunes the records of calls started before a time, oldest first, a batch at a time', async () => {
+        const store = await fresh();
+        // Appended out of order; the time zone of a record's text does not change its instant.
+        await store.appendAudit(record('c3', 'search', '2026-01-03T00:00:00.000Z'));
+        await store.appendAudit(record('c1', 'search', '2026-01-01T00:00:00.000Z'));
+        await store.appendAudit(record('c4', 'pay', '2026-01-04T00:00:00.000Z'));
+        await store.appendAudit(record('c2', 'pay', '2026-01-02T01:00:00.000+01:00'));
+        await store.ledgerBegin(ledgerInput('k1'));
+        const prune = store.pruneAudit?.bind(store);
+        expect(prune).toBeDefined();
+        if (prune === undefined) return;
+        expect(await prune('2026-01-03T12:00:00Z', 2)).toBe(2);
+        expect(await store.getAudit('c1')).toBeNull();
+        expect(await store.getAudit('c2')).toBeNull();
+        expect(await prune('2026-01-03T12:00:00Z', 2)).toBe(1);
+        expect(await prune('2026-01-03T12:00:00Z', 2)).toBe(0);
+        expect((await store.listAudit()).map((r) => r.callId)).toEqual(['c4']);
+        // Only the audit trail goes.
+        expect((await store.ledgerGet('k1'))?.key).toBe('k1');
+        await expectCode(prune('last week', 10), STORE_ERROR_CODES.badTimestamp);
+        await expectCode(prune('2026-01-05T00:00:00Z', 0), STORE_ERROR_CODES.badFilter);
+        expect((await store.listAudit()).map((r) => r.callId)).toEqual(['c4']);
+      });
+
       it('refuses a second record for the same call', async () => {
         const store = await fresh();
         await store.appendAudit(record('c1', 'search', '2026-01-01T00:00:00.000Z'));

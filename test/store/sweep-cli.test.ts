@@ -37,6 +37,48 @@ describe('trc sweep', { timeout: 120_000 }, () => {
     await reopened.close();
   });
 
+  it('deletes audit records older than --audit-before only when asked, and --until lists them first', async () => {
+    const path = join(dir, 'audit.sqlite');
+    const store = await openSqliteStore({ path });
+    const day = (d: string) => `2020-01-${d}T00:00:00.000Z`;
+    for (const [id, d] of [['c1', '01'], ['c2', '02'], ['c3', '03']] as const) {
+      await store.appendAudit({ callId: id, tool: 'search', principal: 'alice', startedAt: day(d), finishedAt: day(d), status: 'succeeded', argsDigest: 'sha256:aa', envelopeDigest: null, detail: {} });
+    }
+    await store.close();
+
+    const kept = await runCli(['sweep', '--store', path, '--json']);
+    expect(JSON.parse(kept.stdout)).toEqual({ handles: 0, resources: 0 });
+    const listed = await runCli(['audit', '--store', path, '--until', '2020-01-03', '--json']);
+    expect(listed.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { callId: string }).callId)).toEqual(['c1', 'c2']);
+
+    const pruned = await runCli(['sweep', '--store', path, '--audit-before', '2020-01-03']);
+    expect(pruned.code).toBe(0);
+    expect(pruned.stdout).toContain('and 2 audit record(s) of calls started before 2020-01-03T00:00:00.000Z');
+    const left = await runCli(['audit', '--store', path, '--json']);
+    expect(left.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { callId: string }).callId)).toEqual(['c3']);
+    // A duration back from now: every record here is years old.
+    expect(JSON.parse((await runCli(['sweep', '--store', path, '--audit-before', '30d', '--json'])).stdout)).toEqual({ handles: 0, resources: 0, audit: 1 });
+
+    const bad = await runCli(['sweep', '--store', path, '--audit-before', 'last week']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--audit-before needs an RFC 3339 time, a date or a duration');
+  });
+
+  it('deletes a large audit trail in batches and says how far it got', async () => {
+    const path = join(dir, 'large.sqlite');
+    const store = await openSqliteStore({ path });
+    const records = Array.from({ length: 10_001 }, (_, i) => {
+      const at = new Date(Date.UTC(2020, 0, 1) + i * 1000).toISOString();
+      return { callId: `c${i}`, tool: 'search', principal: 'alice', startedAt: at, finishedAt: at, status: 'succeeded' as const, argsDigest: 'sha256:aa', envelopeDigest: null, detail: {} };
+    });
+    expect(await store.appendAuditBatch(records)).toEqual([]);
+    await store.close();
+    const run = await runCli(['sweep', '--store', path, '--audit-before', '2021-01-01', '--json']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('trc sweep: 10000 audit record(s) deleted so far');
+    expect(JSON.parse(run.stdout)).toEqual({ handles: 0, resources: 0, audit: 10_001 });
+  });
+
   it('refuses a missing store and stray arguments with exit 2', async () => {
     const missing = await runCli(['sweep', '--store', join(dir, 'none.sqlite')]);
     expect(missing.code).toBe(2);

@@ -1,12 +1,12 @@
 /**
- * `trc audit [--tool T] [--since WHEN] [--limit N | --last N] [--json] [--store PATH]`
+ * `trc audit [--tool T] [--since WHEN] [--until WHEN] [--limit N | --last N] [--json] [--store PATH]`
  */
 import type { AuditRecord } from '../../store/index.js';
 import { parseFlags } from '../flags.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 import { openExistingStore, storePath } from '../store.js';
 
-const HELP = `Usage: trc audit [--tool T] [--since WHEN] [--limit N | --last N] [--json] [--store PATH]
+const HELP = `Usage: trc audit [--tool T] [--since WHEN] [--until WHEN] [--limit N | --last N] [--json] [--store PATH]
 
 List the tool calls recorded in the audit store (by "trc gateway", the executor, "trc demo"):
 one line per call, oldest first — start time, status, tool, principal, duration, error code
@@ -17,6 +17,7 @@ Options:
   --since WHEN   only calls started at or after WHEN: an RFC 3339 time
                  (2026-05-01T10:00:00Z), a date (2026-05-01), or a duration back from now
                  (30s, 15m, 2h, 7d)
+  --until WHEN   only calls started before WHEN (same forms as --since)
   --limit N      at most N calls, the oldest that match (default 1000)
   --last N       the N most recent calls that match (still printed oldest first)
   --json         one JSON object per line (the full audit record, envelope included)
@@ -32,8 +33,8 @@ Examples:
 
 Exit codes: 0 listed (also when nothing matched), 2 usage error, no store or unreadable store.`;
 
-/** Parse --since: RFC 3339, a date, or a duration back from `now`. */
-export function parseSince(text: string, now: Date = new Date()): string {
+/** Parse a time flag (`--since`): RFC 3339, a date, or a duration back from `now`. */
+export function parseSince(text: string, now: Date = new Date(), flag = '--since'): string {
   const rel = /^(\d+)(s|m|h|d)$/.exec(text);
   if (rel) {
     const unit = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3 }[rel[2] as 's' | 'm' | 'h' | 'd'];
@@ -43,13 +44,13 @@ export function parseSince(text: string, now: Date = new Date()): string {
     const ms = Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text);
     if (!Number.isNaN(ms)) return new Date(ms).toISOString();
   }
-  throw new UsageError(`--since needs an RFC 3339 time, a date or a duration like 15m, got "${text}"`);
+  throw new UsageError(`${flag} needs an RFC 3339 time, a date or a duration like 15m, got "${text}"`);
 }
 
 async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const { values } = parseFlags({
     args: [...argv],
-    options: { tool: { type: 'string' }, since: { type: 'string' }, limit: { type: 'string' }, last: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } },
+    options: { tool: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' }, limit: { type: 'string' }, last: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } },
     strict: true,
     allowPositionals: false,
   });
@@ -59,9 +60,10 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new UsageError(`--${values.last === undefined ? 'limit' : 'last'} needs a positive integer, got "${countText}"`);
   const newest = values.last !== undefined;
   const since = values.since === undefined ? undefined : parseSince(values.since);
+  const until = values.until === undefined ? undefined : parseSince(values.until, new Date(), '--until');
   const store = await openExistingStore(storePath(values.store, io));
   try {
-    const found = await store.listAudit({ limit, newest, ...(values.tool === undefined ? {} : { tool: values.tool }), ...(since === undefined ? {} : { since }) });
+    const found = await store.listAudit({ limit, newest, ...(values.tool === undefined ? {} : { tool: values.tool }), ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) });
     const records = newest ? found.reverse() : found;
     if (values.json === true) {
       for (const r of records) println(io.stdout, JSON.stringify(r));

@@ -1,13 +1,15 @@
 /**
- * `trc sweep [--store PATH] [--json]`: delete expired handles and stored results.
+ * `trc sweep [--audit-before WHEN] [--store PATH] [--json]`: delete expired handles and stored
+ * results, and (when asked) the audit records of calls older than WHEN.
  */
 import { parseFlags } from '../flags.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 import { openExistingStore, storePath } from '../store.js';
+import { parseSince } from './audit.js';
 
-const HELP = `trc sweep — delete expired handles and stored results
+const HELP = `trc sweep — delete expired handles and stored results (and old audit records)
 
-Usage: trc sweep [--store PATH] [--json]
+Usage: trc sweep [--audit-before WHEN] [--store PATH] [--json]
 
 Results larger than their budget are stored whole behind a handle that expires (by default
 after an hour). Reads already refuse an expired handle; this command reclaims the space:
@@ -15,22 +17,52 @@ it deletes every handle and every stored result whose expiry has passed. Results
 without an expiry, resources still being written, the idempotency ledger, the audit trail
 and workflow state are kept. "trc gateway" sweeps its store by itself every 10 minutes.
 
+The audit trail is kept until you say otherwise: every call adds a record with its envelope
+(about 4 KB for a short result). --audit-before deletes the records of calls started before
+WHEN, oldest first, in batches of 10,000 (one short transaction each, so a gateway writing
+to the same store is not held up); export what you must keep first ("trc audit --json").
+SQLite reuses the freed pages; the file itself does not shrink (VACUUM does that).
+
 Options:
+  --audit-before WHEN  also delete the audit records of calls started before WHEN: an
+                 RFC 3339 time, a date (2026-05-01), or a duration back from now (90d)
   --store PATH   SQLite store (default $TRC_STORE, else trc.sqlite in the user
                  data directory: see "trc --help")
-  --json         print {"handles": N, "resources": N}
+  --json         print {"handles": N, "resources": N} (and "audit": N)
   -h, --help     show this help
+
+Examples:
+  trc sweep
+  trc sweep --audit-before 90d
+  trc audit --until 2026-01-01 --limit 1000000 --json > old-audit.jsonl &&
+    trc sweep --audit-before 2026-01-01
 
 Exit codes: 0 swept (also when nothing had expired), 2 usage error or no store.`;
 
+const AUDIT_BATCH = 10_000;
+
 async function run(argv: readonly string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags({ args: [...argv], options: { store: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseFlags({ args: [...argv], options: { store: { type: 'string' }, json: { type: 'boolean' }, 'audit-before': { type: 'string' } }, allowPositionals: true, strict: true });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const before = values['audit-before'] === undefined ? undefined : parseSince(values['audit-before'], new Date(), '--audit-before');
   const path = storePath(values.store, io);
   const store = await openExistingStore(path);
   try {
     const swept = await store.sweepExpired(new Date().toISOString());
-    println(io.stdout, values.json === true ? JSON.stringify(swept) : `deleted ${swept.handles} expired handle(s) and ${swept.resources} expired stored result(s) from ${path}`);
+    let audit: number | undefined;
+    if (before !== undefined) {
+      const prune = store.pruneAudit?.bind(store);
+      if (prune === undefined) throw new UsageError(`the store at ${path} cannot delete audit records`);
+      audit = 0;
+      for (let batch = AUDIT_BATCH; batch === AUDIT_BATCH;) {
+        batch = await prune(before, AUDIT_BATCH);
+        audit += batch;
+        if (batch === AUDIT_BATCH) println(io.stderr, `trc sweep: ${audit} audit record(s) deleted so far…`);
+      }
+    }
+    const text = `deleted ${swept.handles} expired handle(s) and ${swept.resources} expired stored result(s)` +
+      (audit === undefined ? '' : `, and ${audit} audit record(s) of calls started before ${before ?? ''}`) + ` from ${path}`;
+    println(io.stdout, values.json === true ? JSON.stringify(audit === undefined ? swept : { ...swept, audit }) : text);
     return 0;
   } finally {
     await store.close();

@@ -4,7 +4,7 @@ import { asStoreError, guardStore } from '../backend-guard.js';
 import { createChunkedWriter } from '../chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from '../errors.js';
 import { decodeJson, encodeAuditRecord, encodeJson } from '../json-column.js';
-import { checkLimit, timestampMs } from '../timestamps.js';
+import { checkLimit, checkPruneLimit, timestampMs } from '../timestamps.js';
 import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
 import { migratePostgres } from './migrations.js';
 import { loadPg, type PgPool } from './pg-driver.js';
@@ -308,6 +308,17 @@ function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: n
     async getAudit(callId) {
       const rows = await query<{ record: string }>(`SELECT record FROM ${s}.audit WHERE call_id = $1`, [callId]);
       return rows[0] === undefined ? null : (decodeJson(rows[0].record) as AuditRecord);
+    },
+
+    async pruneAudit(before, limit) {
+      const beforeMs = timestampMs(before, '/before');
+      const max = checkPruneLimit(limit);
+      open();
+      const rows = await query<{ call_id: string }>(
+        `DELETE FROM ${s}.audit WHERE call_id IN (SELECT call_id FROM ${s}.audit WHERE started_ms < $1 ORDER BY started_ms LIMIT $2) RETURNING call_id`,
+        [beforeMs, max],
+      );
+      return rows.length;
     },
 
     async listAudit(filter: AuditFilter = {}) {

@@ -4,7 +4,7 @@ import { asStoreError, guardStore } from '../backend-guard.js';
 import { createChunkedWriter } from '../chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from '../errors.js';
 import { decodeJson, encodeAuditRecord, encodeJson } from '../json-column.js';
-import { checkLimit, timestampMs } from '../timestamps.js';
+import { checkLimit, checkPruneLimit, timestampMs } from '../timestamps.js';
 import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
 import { openSqliteDatabase, type SqlDatabase, type SqlValue, type SqliteDriverName } from './driver.js';
 import { migrateSqlite } from './migrations.js';
@@ -298,6 +298,15 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
       open();
       const text = q.getAudit.get(callId) as string | undefined;
       return text === undefined ? null : (decodeJson(text) as AuditRecord);
+    },
+
+    async pruneAudit(before, limit) {
+      open();
+      const beforeMs = timestampMs(before, '/before');
+      const max = checkPruneLimit(limit);
+      // One statement, one short transaction; the started_ms index finds the oldest.
+      const sql = 'DELETE FROM audit WHERE call_id IN (SELECT call_id FROM audit WHERE started_ms < ? ORDER BY started_ms LIMIT ?)';
+      return db.prepare(sql).run(beforeMs, max).changes;
     },
 
     async listAudit(filter: AuditFilter = {}) {
