@@ -20,11 +20,40 @@ const CLOSE_GRACE_MS = 2000;
 
 type Handlers = Pick<Transport, 'onmessage' | 'onerror' | 'onclose'>;
 
+// A send that finds the pipe full waits for its own write's callback, not for 'drain': a burst
+// of answers to a slow reader added a 'drain' listener each (2,000 calls at once: "11 drain
+// listeners added to [Socket]" on stderr). A pipe destroyed with writes still buffered never
+// calls them back, so one 'close' listener per pipe fails whatever is still waiting (before,
+// those sends never settled).
+const waitingOn = new WeakMap<Writable, Set<(error: Error) => void>>();
+
 function write(out: Writable, message: JSONRPCMessage): Promise<void> {
   return new Promise((resolve, reject) => {
-    const ok = out.write(JSON.stringify(message) + '\n', (error) => (error ? reject(error) : undefined));
-    if (ok) resolve();
-    else out.once('drain', resolve);
+    let waiting: Set<(error: Error) => void> | undefined;
+    let settled = false;
+    const fail = (error: Error): void => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    };
+    const ok = out.write(JSON.stringify(message) + '\n', (error) => {
+      waiting?.delete(fail);
+      if (error) fail(error);
+      else if (!settled) { settled = true; resolve(); }
+    });
+    if (ok) { settled = true; resolve(); return; }
+    waiting = waitingOn.get(out);
+    if (waiting === undefined) {
+      const all = new Set<(error: Error) => void>();
+      waiting = all;
+      waitingOn.set(out, all);
+      out.once('close', () => {
+        waitingOn.delete(out);
+        for (const f of all) f(new Error('the pipe closed before the message was written'));
+        all.clear();
+      });
+    }
+    waiting.add(fail);
   });
 }
 
