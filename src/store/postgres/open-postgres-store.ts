@@ -311,14 +311,9 @@ function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: n
     },
 
     async pruneAudit(before, limit) {
-      const beforeMs = timestampMs(before, '/before');
-      const max = checkPruneLimit(limit);
-      open();
-      const rows = await query<{ call_id: string }>(
-        `DELETE FROM ${s}.audit WHERE call_id IN (SELECT call_id FROM ${s}.audit WHERE started_ms < $1 ORDER BY started_ms LIMIT $2) RETURNING call_id`,
-        [beforeMs, max],
-      );
-      return rows.length;
+      const args = [timestampMs(before, '/before'), checkPruneLimit(limit)];
+      const oldest = `SELECT call_id FROM ${s}.audit WHERE started_ms < $1 ORDER BY started_ms LIMIT $2`;
+      return (await query(`DELETE FROM ${s}.audit WHERE call_id IN (${oldest}) RETURNING call_id`, args)).length;
     },
 
     async listAudit(filter: AuditFilter = {}) {
