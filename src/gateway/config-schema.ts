@@ -90,6 +90,7 @@ export const gatewayConfigSchema = {
     },
     principal: { type: 'string', minLength: 1, description: 'Principal of every client session (stdio and HTTP): handles and idempotency keys then carry over from one session to the next, e.g. after a restart. Default: a fresh principal per session.' },
     handle_ttl_seconds: { type: 'integer', minimum: 1 },
+    audit_retention_days: { type: 'integer', minimum: 1, description: 'Delete the audit records of calls started more than this many days ago (at start, then with every sweep). Default: keep them all.' },
     auth: authConfigSchema,
   },
 } as const;

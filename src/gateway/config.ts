@@ -55,6 +55,8 @@ export interface GatewayConfig {
   readonly store_sync?: 'full' | 'normal';
   readonly principal?: string;
   readonly handle_ttl_seconds?: number;
+  /** Audit records older than this many days are deleted while the gateway runs (default: kept). */
+  readonly audit_retention_days?: number;
   /** The HTTP gateway as an OAuth 2.1 resource server (principal from each request's token). */
   readonly auth?: AuthConfig;
 }

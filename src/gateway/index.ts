@@ -25,6 +25,7 @@ export { upstreamInvoker } from './mcp-invoker.js';
 export { RUN_ID_META_KEY, RUN_ID_HEADER, RUN_SCOPE_META_KEY, RUN_USER_TEXT_META_KEY, CONFIRMATION_META_KEY } from './run-identity.js';
 export { ENVELOPE_META_KEY, enqueueAudit, flushAudit, AUDIT_WINDOW_MS, AUDIT_MAX_BATCH } from '../executor/index.js';
 export { startSweeper, SWEEP_EVERY_MS } from './sweeper.js';
+export type { SweepOptions } from './sweeper.js';
 export { coalesceWrites } from './coalesce-writes.js';
 export { ownSignalFetch } from './upstream-fetch.js';
 export { readLookup } from './write-reconcile.js';

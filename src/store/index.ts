@@ -11,5 +11,6 @@ export type { MemoryStoreOptions } from './memory.js';
 export { STORE_ERROR_CODES } from './errors.js';
 export type { StoreErrorCode } from './errors.js';
 export { DEFAULT_CHUNK_BYTES } from './chunker.js';
+export { pruneAuditBefore, AUDIT_PRUNE_BATCH } from './prune-audit.js';
 export { userDataDir, defaultStorePath, DATA_DIR_NAME } from './default-location.js';
 export type { DataDirContext } from './default-location.js';

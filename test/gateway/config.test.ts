@@ -36,6 +36,13 @@ describe('gateway configuration', () => {
     expect(at('/upstreams/1/url')).toMatchObject({ line: 10 });
   });
 
+  it('takes an audit retention in whole days, and refuses anything else with its pointer', () => {
+    expect(parseGatewayConfig('audit_retention_days: 90\n').audit_retention_days).toBe(90);
+    for (const bad of ['0', '1.5', '"90d"']) {
+      expect(problems(() => parseGatewayConfig(`audit_retention_days: ${bad}\n`)).map((p) => p.pointer)).toEqual(['/audit_retention_days']);
+    }
+  });
+
   it('reports duplicate upstream names', () => {
     const found = problems(() => parseGatewayConfig('upstreams:\n  - { name: a, command: x }\n  - { name: a, command: y }\n'));
     expect(found).toEqual([{ pointer: '/upstreams/1/name', line: 3, message: 'duplicate upstream name "a"' }]);

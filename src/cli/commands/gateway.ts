@@ -3,7 +3,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { isTrcError } from '../../contract/index.js';
-import { MAX_CLIENT_MESSAGE_BYTES, coalesceWrites, flushAudit, lineTransport, loadGatewayConfig, openGatewayStore, serveHttp, startSession, startSweeper, upstreamFromCommand, type GatewayConfig } from '../../gateway/index.js';
+import { MAX_CLIENT_MESSAGE_BYTES, coalesceWrites, flushAudit, lineTransport, loadGatewayConfig, openGatewayStore, serveHttp, startSession, startSweeper, SWEEP_EVERY_MS, upstreamFromCommand, type GatewayConfig } from '../../gateway/index.js';
 import { parseFlags } from '../flags.js';
 import { OAUTH_FLAG_OPTIONS, withOAuth } from '../oauth-options.js';
 import { describeListenError, parseHost } from '../host.js';
@@ -231,8 +231,10 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const { store, path } = opened;
   const lease = leaseFromEnv(io.env);
   const options = { config, store, ...(values['accept-tool-changes'] === true ? { acceptToolChanges: true } : {}), ...(lease === undefined ? {} : { lease }), onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`) };
-  // Expired handles and stored results go while the gateway runs (at start, then every 10 min).
-  const stopSweeper = startSweeper(store, (error) => println(io.stderr, `trc gateway: sweeping expired handles failed: ${error.message}`));
+  // Expired handles and stored results go while the gateway runs (at start, then every 10 min),
+  // and audit records past the configured retention.
+  const retention = config.audit_retention_days === undefined ? {} : { auditRetentionMs: config.audit_retention_days * 86_400_000 };
+  const stopSweeper = startSweeper(store, (error) => println(io.stderr, `trc gateway: sweeping the store failed: ${error.message}`), SWEEP_EVERY_MS, retention);
   try {
     if (port !== undefined) {
       const token = io.env['TRC_GATEWAY_TOKEN'];

@@ -2,6 +2,7 @@
  * `trc sweep [--audit-before WHEN] [--store PATH] [--json]`: delete expired handles and stored
  * results, and (when asked) the audit records of calls older than WHEN.
  */
+import { AUDIT_PRUNE_BATCH, pruneAuditBefore } from '../../store/index.js';
 import { parseFlags } from '../flags.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 import { openExistingStore, storePath } from '../store.js';
@@ -19,9 +20,10 @@ and workflow state are kept. "trc gateway" sweeps its store by itself every 10 m
 
 The audit trail is kept until you say otherwise: every call adds a record with its envelope
 (about 4 KB for a short result). --audit-before deletes the records of calls started before
-WHEN, oldest first, in batches of 10,000 (one short transaction each, so a gateway writing
+WHEN, oldest first, in batches of ${AUDIT_PRUNE_BATCH.toLocaleString('en-US')} (one short transaction each, so a gateway writing
 to the same store is not held up); export what you must keep first ("trc audit --json").
-SQLite reuses the freed pages; the file itself does not shrink (VACUUM does that).
+SQLite reuses the freed pages; the file itself does not shrink (VACUUM does that). A gateway
+configured with "audit_retention_days: N" does this by itself for records older than N days.
 
 Options:
   --audit-before WHEN  also delete the audit records of calls started before WHEN: an
@@ -39,8 +41,6 @@ Examples:
 
 Exit codes: 0 swept (also when nothing had expired), 2 usage error or no store.`;
 
-const AUDIT_BATCH = 10_000;
-
 async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags({ args: [...argv], options: { store: { type: 'string' }, json: { type: 'boolean' }, 'audit-before': { type: 'string' } }, allowPositionals: true, strict: true });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -51,14 +51,9 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     const swept = await store.sweepExpired(new Date().toISOString());
     let audit: number | undefined;
     if (before !== undefined) {
-      const prune = store.pruneAudit?.bind(store);
-      if (prune === undefined) throw new UsageError(`the store at ${path} cannot delete audit records`);
-      audit = 0;
-      for (let batch = AUDIT_BATCH; batch === AUDIT_BATCH;) {
-        batch = await prune(before, AUDIT_BATCH);
-        audit += batch;
-        if (batch === AUDIT_BATCH) println(io.stderr, `trc sweep: ${audit} audit record(s) deleted so far…`);
-      }
+      const deleted = await pruneAuditBefore(store, before, (n) => println(io.stderr, `trc sweep: ${n} audit record(s) deleted so far…`));
+      if (deleted === null) throw new UsageError(`the store at ${path} cannot delete audit records`);
+      audit = deleted;
     }
     const text = `deleted ${swept.handles} expired handle(s) and ${swept.resources} expired stored result(s)` +
       (audit === undefined ? '' : `, and ${audit} audit record(s) of calls started before ${before ?? ''}`) + ` from ${path}`;
