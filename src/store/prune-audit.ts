@@ -21,7 +21,10 @@ export async function pruneAuditBefore(store: Store, before: string, onBatch: (d
   for (let batch = AUDIT_PRUNE_BATCH; batch === AUDIT_PRUNE_BATCH;) {
     batch = await prune(before, AUDIT_PRUNE_BATCH);
     deleted += batch;
-    if (batch === AUDIT_PRUNE_BATCH) onBatch(deleted);
+    if (batch < AUDIT_PRUNE_BATCH) break;
+    onBatch(deleted);
+    // SQLite deletes synchronously: let the calls of a running gateway in between two batches.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   return deleted;
 }
