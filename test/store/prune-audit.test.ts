@@ -16,7 +16,8 @@ describe('pruning the audit trail in batches', () => {
   });
 
   it('answers null for a store that cannot prune', async () => {
-    const store = { ...createMemoryStore(), pruneAudit: undefined } as Store;
+    const store: Store = createMemoryStore();
+    delete (store as { pruneAudit?: unknown }).pruneAudit;
     expect(await pruneAuditBefore(store, '2026-01-01T00:00:00Z')).toBeNull();
   });
 });
