@@ -6,7 +6,8 @@
  * newline once. A line longer than the limit is refused as soon as the limit is passed — nothing
  * beyond it is buffered — with a clear error.
  */
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { asJsonRpcMessage } from './jsonrpc-shape.js';
 
 /** What a framer reports. */
 export interface FramerEvents {
@@ -45,14 +46,16 @@ export function lineFramer(maxMessageBytes: number, side: string, events: Framer
     const end = line.length > 0 && line[line.length - 1] === 0x0d ? line.length - 1 : line.length;
     const text = line.toString('utf8', 0, end);
     if (text.trim() === '') return;
-    let message: JSONRPCMessage;
+    let message: JSONRPCMessage | null;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(text));
+      message = asJsonRpcMessage(JSON.parse(text));
     } catch (error) {
       events.onBadLine(error as Error);
       return;
     }
-    events.onMessage(message);
+    // The SDK's Protocol checks the message against its schemas once more before dispatching it.
+    if (message === null) events.onBadLine(new Error(`not a JSON-RPC 2.0 message (request, notification, result or error), ${text.length} characters`));
+    else events.onMessage(message);
   };
   const tooLarge = () => {
     stopped = true;

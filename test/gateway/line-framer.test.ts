@@ -48,6 +48,15 @@ describe('the stdio line framer', () => {
     expect(got.messages).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
   });
 
+  it('skips a line of JSON that is no JSON-RPC message, saying so without quoting it', () => {
+    const errors: Error[] = [];
+    const messages: unknown[] = [];
+    const f = lineFramer(1024, 'upstream', { onMessage: (m) => messages.push(m), onBadLine: (e) => errors.push(e), onTooLarge: () => undefined });
+    f.push(Buffer.from('{"jsonrpc":"2.0","id":1,"result":{},"secret":"sk-proj-abc"}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n'));
+    expect(errors.map((e) => e.message)).toEqual(['not a JSON-RPC 2.0 message (request, notification, result or error), 59 characters']);
+    expect(messages).toEqual([{ jsonrpc: '2.0', method: 'notifications/initialized' }]);
+  });
+
   it('refuses a line over the limit as soon as the limit is passed, with an error that says so, and stops', () => {
     const line = JSON.stringify(message(1, 'a'.repeat(5000)));
     const got = collect(4096, [Buffer.from(line.slice(0, 3000)), Buffer.from(line.slice(3000) + '\n' + JSON.stringify(message(2, 'b')) + '\n')]);
