@@ -11,10 +11,29 @@
  */
 import type { AuditEncoding, AuditRecord, LedgerEntry, LedgerPatch, Store } from '../store/types.js';
 
-/** One record and, when the caller can serialize it cheaply, its detail as JSON text (made on demand). */
+/**
+ * One record and, when the caller can serialize it cheaply, its detail as JSON text (made on
+ * demand). For a sink with {@link AuditSink.lateRecords} the pipeline makes `record` itself on
+ * first read (a getter), so a sink that reads it only when it stores the batch builds it then.
+ */
 export interface AuditEntry {
   readonly record: AuditRecord;
   readonly detailJson?: () => string;
+}
+
+/**
+ * An entry whose record (and detail text) `build` makes on first read, once.
+ * @example const entry = lateAuditEntry(() => buildAuditEntry(input)); entry.record.callId
+ */
+export function lateAuditEntry(build: () => { record: AuditRecord; detailJson: () => string }): AuditEntry {
+  let built: { record: AuditRecord; detailJson: () => string } | undefined;
+  const made = () => (built ??= build());
+  return {
+    get record() {
+      return made().record;
+    },
+    detailJson: () => made().detailJson(),
+  };
 }
 
 function encodingOf(entry: AuditEntry): AuditEncoding | undefined {
@@ -37,6 +56,13 @@ export interface AuditSink {
   appendAndSettle?(entry: AuditEntry, ledger: Store, key: string, patch: LedgerPatch): Promise<LedgerEntry | null> | undefined;
   /** Wait until every queued record was stored (or failed to be). */
   flush(): Promise<void>;
+  /**
+   * The sink reads a non-durable entry's `record` only when it stores it, after the call has
+   * answered: the pipeline then makes those records late (see {@link lateAuditEntry}), off the
+   * answer's path, from the envelope as it is at that time. Only for a caller that never changes
+   * an envelope it got back (the gateway renders it and lets it go).
+   */
+  readonly lateRecords?: boolean;
 }
 
 /**
@@ -86,8 +112,13 @@ function queueOf(store: Store): Queue {
  * @example enqueueAudit(store, record);
  */
 export function enqueueAudit(store: Store, record: AuditRecord, detailJson?: () => string): void {
+  enqueueEntry(store, detailJson === undefined ? { record } : { record, detailJson });
+}
+
+/** Queue one entry as it is: its `record` is read when the batch is stored. */
+function enqueueEntry(store: Store, entry: AuditEntry): void {
   const q = queueOf(store);
-  q.entries.push(detailJson === undefined ? { record } : { record, detailJson });
+  q.entries.push(entry);
   if (q.entries.length >= AUDIT_MAX_BATCH) {
     // A full batch goes now (the answers of this turn still leave first: see below).
     if (q.timer !== null) {
@@ -134,16 +165,37 @@ export async function flushAudit(store: Store): Promise<void> {
 }
 
 async function drain(store: Store, q: Queue): Promise<void> {
-  const batch = q.entries.splice(0);
-  if (batch.length === 0) return;
-  const encodings = batch.map((entry) => {
+  const entries = q.entries.splice(0);
+  if (entries.length === 0) return;
+  // A late entry's record is made here; one that cannot be made is lost like a failed insert
+  // (audit failures never fail a call).
+  const records: AuditRecord[] = [];
+  const encodings: (AuditEncoding | undefined)[] = [];
+  for (const entry of entries) {
+    let record: AuditRecord;
     try {
-      return encodingOf(entry);
+      record = entry.record;
     } catch {
-      return undefined; // the store serializes that record itself, and says what it cannot
+      continue;
     }
-  });
-  await store.appendAuditBatch(batch.map((e) => e.record), encodings).catch(() => undefined);
+    records.push(record);
+    try {
+      encodings.push(encodingOf(entry));
+    } catch {
+      encodings.push(undefined); // the store serializes that record itself, and says what it cannot
+    }
+  }
+  if (records.length > 0) await store.appendAuditBatch(records, encodings).catch(() => undefined);
+}
+
+/** Options of {@link writeBehindAuditSink}. */
+export interface WriteBehindOptions {
+  /**
+   * Make the records of read calls when their batch is stored, not before the call answers
+   * ({@link AuditSink.lateRecords}): for a caller that never changes a returned envelope.
+   * Default false.
+   */
+  readonly lateRecords?: boolean;
 }
 
 /**
@@ -151,13 +203,14 @@ async function drain(store: Store, q: Queue): Promise<void> {
  * All sinks of one store share one queue.
  * @example createExecutor({ tools, store, audit: writeBehindAuditSink(store) })
  */
-export function writeBehindAuditSink(store: Store): AuditSink {
+export function writeBehindAuditSink(store: Store, options: WriteBehindOptions = {}): AuditSink {
   return withSettle(store, {
     append: (entry, appendOptions) => {
       if (appendOptions.durable) return store.appendAudit(entry.record, encodingOf(entry));
-      enqueueAudit(store, entry.record, entry.detailJson);
+      enqueueEntry(store, entry);
       return undefined;
     },
     flush: () => flushAudit(store),
+    ...(options.lateRecords === true ? { lateRecords: true } : {}),
   });
 }

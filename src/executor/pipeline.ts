@@ -8,10 +8,10 @@
 import { failed, isTrcError, needsInput, type CallInput, type Envelope, type ErrorInfo, type Warning } from '../contract/index.js';
 import { applyStatePatch, argsDigest, idempotencyKey, settlePatch, type MemoryPolicy } from '../effects/index.js';
 import type { Store } from '../store/types.js';
-import { buildAuditEntry, newNotes, reconciledCallRecord, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
+import { buildAuditEntry, newNotes, type AuditInput, reconciledCallRecord, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
 import { auditPartsByReference, hasLargeParts } from './audit-parts.js';
 import { markMasked, type RunAuthority } from '../trust/index.js';
-import type { AuditSink } from './audit-sink.js';
+import { lateAuditEntry, type AuditSink } from './audit-sink.js';
 import { classifyOutcome, failedEnvelope } from './classify.js';
 import type { Invoker, Outcome } from './invoker.js';
 import { isoAt } from './iso-time.js';
@@ -169,7 +169,8 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     const edge = options.edge === undefined && diagnostics === undefined ? undefined : { ...options.edge, ...(diagnostics === undefined ? {} : { diagnostics }) };
     // Binary parts go to the store's resources and the record references them (audit-parts.ts).
     const audited = hasLargeParts(out) ? await auditPartsByReference(deps.store, out, { principal: principal.id, tool: callInfo.tool_name }) : out;
-    const entry = buildAuditEntry({
+    const durable = rules?.effect === 'write';
+    const auditInput: AuditInput = {
       callId: callInfo.call_id,
       tool: callInfo.tool_name,
       principal: principal.id,
@@ -182,7 +183,9 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
       edge,
       args: c.args,
       run: options.run?.id,
-    });
+    };
+    // A sink that stores reads after the answer makes their records then, off the answer's path.
+    const entry = deps.audit.lateRecords === true && !durable && opts.settleKey === undefined ? lateAuditEntry(() => buildAuditEntry(auditInput)) : buildAuditEntry(auditInput);
     lap?.('audit-record');
     const settle = opts.settleKey === undefined ? undefined : {
       key: opts.settleKey,
@@ -193,7 +196,7 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
       // One commit for the record and the settle where the sink can; else two steps.
       const both = settle === undefined ? undefined : deps.audit.appendAndSettle?.(entry, deps.store, settle.key, settle.patch);
       if (both === undefined) {
-        await deps.audit.append(entry, { durable: rules?.effect === 'write' });
+        await deps.audit.append(entry, { durable });
       } else {
         await both;
         settled = true;

@@ -34,12 +34,15 @@ const executors = new WeakMap<GatewayOptions, Executor>();
 /**
  * The executor every session of one gateway runs its calls through: the gateway's store, a
  * write-behind audit sink (reads batched, writes recorded before they are answered), its clock.
+ * The records of reads are made late, when their batch is stored: the gateway only renders the
+ * envelopes it gets back, never changes them, so the record is the same and the answer does not
+ * wait for it.
  */
 export function gatewayExecutor(options: GatewayOptions): Executor {
   let ex = executors.get(options);
   if (ex === undefined) {
     const now = options.now;
-    ex = createExecutor({ store: options.store, audit: writeBehindAuditSink(options.store), maxWriteAttempts: MAX_WRITE_ATTEMPTS, ...(now === undefined ? {} : { clock: () => now().getTime() }), ...(options.lease === undefined ? {} : { lease: options.lease }) });
+    ex = createExecutor({ store: options.store, audit: writeBehindAuditSink(options.store, { lateRecords: true }), maxWriteAttempts: MAX_WRITE_ATTEMPTS, ...(now === undefined ? {} : { clock: () => now().getTime() }), ...(options.lease === undefined ? {} : { lease: options.lease }) });
     executors.set(options, ex);
   }
   return ex;

@@ -24,13 +24,28 @@ function sink(): { stream: Writable; writes: string[] } {
 const turn = () => new Promise((r) => setImmediate(r));
 
 describe('coalesced stdio writes', () => {
-  it('sends the responses of one event-loop turn in one write, in order', async () => {
+  const response = (i: number) => `{"jsonrpc":"2.0","id":${i},"result":{}}\n`;
+
+  it('sends the first response of a turn at once and the rest of that turn in one write, in order', async () => {
     const { stream, writes } = sink();
     coalesceWrites(stream);
-    for (let i = 0; i < 5; i++) stream.write(`{"jsonrpc":"2.0","id":${i},"result":{}}\n`);
+    for (let i = 0; i < 5; i++) stream.write(response(i));
+    // Nothing waits for the end of the turn but what came after the first message.
+    expect(writes).toEqual([response(0)]);
     await turn();
     await turn();
-    expect(writes).toEqual([[0, 1, 2, 3, 4].map((i) => `{"jsonrpc":"2.0","id":${i},"result":{}}\n`).join('')]);
+    expect(writes).toEqual([response(0), [1, 2, 3, 4].map(response).join('')]);
+  });
+
+  it('sends a lone message of a later turn at once too', async () => {
+    const { stream, writes } = sink();
+    coalesceWrites(stream);
+    stream.write(response(1));
+    stream.write(response(2));
+    await turn();
+    await turn();
+    stream.write(response(3));
+    expect(writes).toEqual([response(1), response(2), response(3)]);
   });
 
   it('writes a notification at once, after what was queued before it and before the response after it', async () => {
