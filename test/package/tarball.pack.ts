@@ -20,8 +20,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; bin: Record<string, string> };
 const work = mkdtempSync(join(tmpdir(), 'trc-pack-'));
+// --prefer-online: `@latest` is resolved from a fresh packument. With --prefer-offline a cached
+// one days old names a version of `ai` whose dependencies (@ai-sdk/gateway) the stale cache of
+// theirs does not list, and the install fails with ETARGET (seen in CI).
 const npm = (args: readonly string[], cwd: string): string =>
-  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--prefer-online', '--loglevel=error'], { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
 let tarball = '';
 const project = join(work, 'project');
 const installed = join(project, 'node_modules/tool-result-contract');
