@@ -6,7 +6,37 @@
  * A character these probes cannot fold on their own (one that folds to several) answers "yes".
  */
 import { astralEntry, foldEntry, K_HIDDEN, K_HIDDEN_IN_WORD, K_MULTI, K_SKIP, K_SPACE } from './fold-classes.js';
-import { HASH_BASE, type WordTable } from './word-index.js';
+import { buildWordTable, HASH_BASE, type WordTable } from './word-index.js';
+
+/** Words a probe looks for, with their first two units for a quick "no" before any folding. */
+export interface ProbeWords {
+  readonly table: WordTable;
+  /** 1 at `first << 7 | second` when a word starts with those units (hyphens read as `_`). */
+  readonly prefixes: Uint8Array;
+}
+
+// A unit as the probes read it in a word: ASCII lower case, a hyphen as `_`.
+const probeUnit = (c: number): number => (c >= 0x41 && c <= 0x5a ? c + 32 : c === 0x2d ? 0x5f : c);
+
+/**
+ * The probe table of `words` (folded already, every one at least two units long).
+ * @example probeWords(['role']).prefixes[(0x72 << 7) | 0x6f] // 1
+ */
+export function probeWords(words: readonly string[]): ProbeWords {
+  const prefixes = new Uint8Array(1 << 14);
+  for (const w of words) prefixes[(probeUnit(w.charCodeAt(0)) << 7) | probeUnit(w.charCodeAt(1))] = 1;
+  return { table: buildWordTable(words.map((w) => [w, 1] as const)), prefixes };
+}
+
+/**
+ * False when the two characters at raw offset `j` are ASCII and no word of `words` starts with
+ * them: then the word read there, however the rest folds, is none of them. Most probes end here.
+ */
+function mayStartWord(text: string, j: number, words: ProbeWords): boolean {
+  const a = text.charCodeAt(j);
+  const b = text.charCodeAt(j + 1);
+  return !(a < 0x80 && b < 0x80) || words.prefixes[(probeUnit(a) << 7) | probeUnit(b)] === 1;
+}
 
 /** Returned by {@link foldAt} past the end of the text, and for a character it cannot fold. */
 export const END = -2;
@@ -71,7 +101,9 @@ function readTag(text: string, first: number, max: number, colon: boolean, table
  * After an opener (`<`, `[`, `{`, `(`) ending at raw offset `j`: could a role/tool tag, a special
  * token (`<|…|>`) or an `<img` start here?
  */
-export function tagProbe(text: string, j: number, opener: number, tags: WordTable): boolean {
+export function tagProbe(text: string, j: number, opener: number, tags: ProbeWords): boolean {
+  const first = text.charCodeAt(j);
+  if (first !== opener && first !== 0x2f && first !== 0x7c && !mayStartWord(text, j, tags)) return false;
   const close = opener === 0x3c ? 0x3e : opener === 0x5b ? 0x5d : opener === 0x7b ? 0x7d : 0x29;
   let u = foldAt(text, j);
   if (u === opener) u = foldAt(text, cursor);
@@ -79,7 +111,7 @@ export function tagProbe(text: string, j: number, opener: number, tags: WordTabl
   const pipe = u === 0x7c;
   if (pipe) u = foldAt(text, cursor);
   if (u === UNKNOWN) return true;
-  const { hit, next } = readTag(text, u, 40, true, tags);
+  const { hit, next } = readTag(text, u, 40, true, tags.table);
   if (next === UNKNOWN) return true;
   if (next === -3) return false;
   if (pipe) return next === 0x7c && foldAt(text, cursor) === 0x3e;
@@ -98,7 +130,8 @@ export function hashProbe(text: string, j: number, headers: WordTable): boolean 
 }
 
 /** After a quote ending at raw offset `j`: one of the marker scan's quoted JSON keys? */
-export function jsonProbe(text: string, j: number, quote: number, keys: WordTable): boolean {
+export function jsonProbe(text: string, j: number, quote: number, keys: ProbeWords): boolean {
+  if (!mayStartWord(text, j, keys)) return false;
   let u = foldAt(text, j);
   let len = 0;
   let h = 0;
@@ -108,7 +141,7 @@ export function jsonProbe(text: string, j: number, quote: number, keys: WordTabl
     u = foldAt(text, cursor);
   }
   if (u === UNKNOWN) return true;
-  return len > 0 && u === quote && keys.get(word, len, h, 0) === 1;
+  return len > 0 && u === quote && keys.table.get(word, len, h, 0) === 1;
 }
 
 const isUrlEnd = (u: number): boolean => u === 0x20 || u === 0x0a || u === 0x29 || u === 0x22 || u === 0x3c || u === 0x3e || u === 0x27 || u === END;

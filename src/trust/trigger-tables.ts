@@ -7,6 +7,7 @@
 import { PHRASE_GROUPS, PHRASE_RULES } from './instruction-phrases.js';
 import { markerWords } from './marker-scan.js';
 import { compilePhrases, type PhraseMatcher } from './phrase-matcher.js';
+import { probeWords, type ProbeWords } from './trigger-probes.js';
 import { buildWordTable, type WordTable } from './word-index.js';
 
 /** Compiled tables; lists are stored as offsets into flat arrays (CSR). */
@@ -23,10 +24,10 @@ export interface TriggerTables {
   readonly touchPlan: Int32Array;
   /** The largest phrase span. */
   readonly maxSpan: number;
-  readonly tagWords: WordTable;
+  readonly tagWords: ProbeWords;
   readonly hashWords: WordTable;
   readonly labelEnds: WordTable;
-  readonly jsonKeys: WordTable;
+  readonly jsonKeys: ProbeWords;
 }
 
 function csr(lists: readonly (readonly number[])[]): [Int32Array, Int32Array] {
@@ -83,10 +84,10 @@ function build(): TriggerTables {
     touchStart,
     touchPlan,
     maxSpan: Math.max(0, ...spans),
-    tagWords: table(words.tags),
+    tagWords: probeWords(words.tags),
     hashWords: table(words.hashHeaders),
     labelEnds: table(words.labelEnds),
-    jsonKeys: table(words.jsonKeys),
+    jsonKeys: probeWords(words.jsonKeys),
   };
 }
 

@@ -178,8 +178,22 @@ export function buildLexicon(vocab: ReadonlyMap<string, number>): Lexicon {
 }
 
 const lookupCache = new WeakMap<Lexicon, Map<string, number>>();
-const TYPO_MEMO_SIZE = 4096;
-const typoMemo = new WeakMap<Lexicon, UnitsCache<number>>();
+// Answers for words outside `forms` long enough for the typo check, which costs a probe per
+// letter: most such words recur ("product", "customer"), and one memo probe answers a repeat.
+const MISS_MEMO_SIZE = 1 << 15;
+const missMemos = new WeakMap<Lexicon, UnitsCache<number>>();
+let memoLexicon: Lexicon | undefined;
+let memo: UnitsCache<number> = createUnitsCache<number>(1);
+
+/** The miss memo of `m` (the last one asked for is kept at hand: the fast path uses one lexicon). */
+function missMemo(m: Lexicon): UnitsCache<number> {
+  if (m === memoLexicon) return memo;
+  let found = missMemos.get(m);
+  if (found === undefined) { found = createUnitsCache<number>(MISS_MEMO_SIZE); missMemos.set(m, found); }
+  memoLexicon = m;
+  memo = found;
+  return found;
+}
 const MISSING = -0x7fffffff;
 // LEET_DIGITS as code units, by digit; '1' is tried as both 'i' and 'l'.
 const LEET_UNITS = Uint16Array.from('0123456789', (d) => (LEET_DIGITS[d] ?? d).charCodeAt(0));
@@ -213,21 +227,25 @@ function spellsLeet(m: Lexicon, units: Uint16Array, len: number): boolean {
 export function resolveWord(m: Lexicon, units: Uint16Array, len: number, hash: number, digitsAndLetters: boolean): number {
   const hit = m.forms.get(units, len, hash, MISSING);
   if (hit !== MISSING) return hit;
-  const typo = len >= MIN_TYPO_LENGTH - 1 && len <= MAX_TYPO_LENGTH && deletionMayMatch(units, len, hash, m.typoKeys);
-  // Not in `forms`, so no exact, inflected or disguised reading; without a possible typo, only
-  // the leet reading is left.
-  if (!typo) return digitsAndLetters && len >= 4 && len <= MAX_LEET_LENGTH && spellsLeet(m, units, len) ? LEET_ID : -1;
-  // Few distinct words get this far ("product", "address1": one edit from a rule word or from
-  // one of its deletions), but often: answer them from their units, as the string lookup did.
-  let memo = typoMemo.get(m);
-  if (memo === undefined) { memo = createUnitsCache<number>(TYPO_MEMO_SIZE); typoMemo.set(m, memo); }
-  const known = memo.get(units, len, hash);
+  // Not in `forms`, so no exact, inflected or disguised reading: a typo or leet one is left.
+  const leet = digitsAndLetters && len >= 4 && len <= MAX_LEET_LENGTH;
+  if (len < MIN_TYPO_LENGTH - 1 || len > MAX_TYPO_LENGTH) return leet && spellsLeet(m, units, len) ? LEET_ID : -1;
+  // Alphanumeric ids ("a1b2c3d4") are unique more often than not: not worth a memo entry.
+  const memo = digitsAndLetters ? undefined : missMemo(m);
+  const known = memo?.get(units, len, hash);
   if (known !== undefined) return known;
-  let cache = lookupCache.get(m);
-  if (cache === undefined) { cache = new Map(); lookupCache.set(m, cache); }
+  const typo = deletionMayMatch(units, len, hash, m.typoKeys);
+  if (!typo && memo === undefined) return leet && spellsLeet(m, units, len) ? LEET_ID : -1;
   const word = String.fromCharCode(...units.subarray(0, len));
-  const id = lookup(m, word, cache);
-  memo.set(word, hash, id);
+  let id = -1;
+  if (typo) {
+    // One edit from a rule word or from one of its deletions ("product", "address1"): the
+    // string lookup decides.
+    let cache = lookupCache.get(m);
+    if (cache === undefined) { cache = new Map(); lookupCache.set(m, cache); }
+    id = lookup(m, word, cache);
+  }
+  memo?.set(word, hash, id);
   return id;
 }
 

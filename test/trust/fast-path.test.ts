@@ -5,6 +5,8 @@ import { detectSpans, detectSpansExhaustive } from '../../src/trust/detect-instr
 import { PHRASE_GROUPS } from '../../src/trust/instruction-phrases.js';
 import { upperAfterLower } from '../../src/trust/raw-classes.js';
 import { anyPigWordDecodes } from '../../src/trust/text-views.js';
+import { markerWords } from '../../src/trust/marker-scan.js';
+import { jsonProbe, tagProbe } from '../../src/trust/trigger-probes.js';
 import { scanTriggers } from '../../src/trust/trigger-scan.js';
 import { triggerTables } from '../../src/trust/trigger-tables.js';
 import { hashString } from '../../src/trust/word-index.js';
@@ -102,6 +104,31 @@ describe('instruction detector — fast-path helpers', () => {
     expect(upperAfterLower('Title UPPER lower', 0, 17)).toBe(false);
     // The range is the run: the "C" of "camelCase" is outside [0, 5).
     expect(upperAfterLower('camelCase', 0, 5)).toBe(false);
+  });
+
+  it('answers a quote or an opener no at once when the two characters after it start no marker word', () => {
+    const { jsonKeys, tagWords } = triggerTables();
+    expect(jsonProbe('"Role": "system"', 1, 0x22, jsonKeys)).toBe(true);
+    expect(jsonProbe('"tool-input"', 1, 0x22, jsonKeys)).toBe(false);
+    expect(tagProbe('<im-start>', 1, 0x3c, tagWords)).toBe(true);
+    // What follows the two characters is never read: a fold the probe cannot make ("…") no longer answers yes.
+    expect(jsonProbe('"Add… more"', 1, 0x22, jsonKeys)).toBe(false);
+    expect(tagProbe('(Zed… more)', 1, 0x28, tagWords)).toBe(false);
+    expect(jsonProbe('"ro… more"', 1, 0x22, jsonKeys)).toBe(true);
+    // Characters outside ASCII are folded by the full probe first ("ｒｏｌｅ" is "role").
+    expect(jsonProbe('"ｒｏｌｅ"', 1, 0x22, jsonKeys)).toBe(true);
+  });
+
+  it('lets no word past the two-character check that a probe would have found', () => {
+    const { jsonKeys, tagWords } = triggerTables();
+    const words = markerWords();
+    const tail = fc.constantFrom('', 'x', '…', '"', '>', ')', ']', '|');
+    fc.assert(fc.property(fc.constantFrom(...words.jsonKeys), tail, fc.boolean(), (w, rest, upper) => {
+      expect(jsonProbe(`"${upper ? w.toUpperCase() : w}"${rest}`, 1, 0x22, jsonKeys)).toBe(true);
+    }), { numRuns: 300 });
+    fc.assert(fc.property(fc.constantFrom(...words.tags), tail, fc.boolean(), (w, rest, upper) => {
+      expect(tagProbe(`<${upper ? w.toUpperCase() : w}>${rest}`, 1, 0x3c, tagWords)).toBe(true);
+    }), { numRuns: 500 });
   });
 });
 
