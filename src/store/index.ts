@@ -8,6 +8,8 @@ export type {
 } from './types.js';
 export { createMemoryStore } from './memory.js';
 export type { MemoryStoreOptions } from './memory.js';
+export { DEFAULT_MAX_AUDIT_RECORDS, DEFAULT_MAX_RESOURCE_BYTES } from './memory-retention.js';
+export type { MemoryEviction } from './memory-retention.js';
 export { STORE_ERROR_CODES } from './errors.js';
 export type { StoreErrorCode } from './errors.js';
 export { DEFAULT_CHUNK_BYTES } from './chunker.js';

@@ -7,11 +7,28 @@ import { createChunkedWriter } from './chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from './errors.js';
 import { decodeJson, encodeAuditRecord, encodeJson } from './json-column.js';
 import { checkLimit, checkPruneLimit, timestampMs } from './timestamps.js';
+import { memoryRetention, type MemoryEviction } from './memory-retention.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
   /** Size of stored chunks in bytes (default 1 MiB). */
   readonly chunkBytes?: number;
+  /**
+   * Most audit records kept (default 10,000); each one past it drops the oldest written.
+   * `Infinity` keeps every record for the life of the store.
+   */
+  readonly maxAuditRecords?: number;
+  /**
+   * Most bytes of committed resources kept (default 64 MiB); committing past it drops the
+   * oldest resources and the handles that point at them (reading one then answers
+   * `HANDLE_UNKNOWN`). The newest resource is always kept. `Infinity` keeps all.
+   */
+  readonly maxResourceBytes?: number;
+  /**
+   * Hears each drop. The default emits one process warning per kind
+   * (`TRC_MEMORY_STORE_EVICTING`) the first time this store drops something.
+   */
+  readonly onEvict?: (event: MemoryEviction) => void;
 }
 
 /** A JSON round trip, so the memory store returns exactly what a database would. */
@@ -55,8 +72,12 @@ const normalLease = (lease: LedgerLease): LedgerLease => ({ owner: lease.owner, 
  * const meta = await w.commit();
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
+  const retention = memoryRetention(options);
+  // Maps iterate in insertion order, so the first key is always the oldest one written.
   const resources = new Map<string, { meta: ResourceMeta; chunks: Uint8Array[] }>();
+  let resourceBytes = 0;
   const handles = new Map<string, string>();
+  const handlesOf = new Map<string, string[]>(); // resource id → ids of the handles that point at it
   const ledger = new Map<string, LedgerEntry>();
   // Audit records are kept as UTF-8 bytes: a byte buffer lives outside the JS heap, so the
   // garbage collector does not copy or trace every record ever written (thousands per second
@@ -72,6 +93,29 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     if (closed) throw storeError(STORE_ERROR_CODES.closed, 'store is closed');
   };
   const copyEntry = (entry: LedgerEntry): LedgerEntry => ({ ...entry, envelope: roundTrip(entry.envelope, '/envelope') });
+
+  const dropResource = (id: string): void => {
+    const found = resources.get(id);
+    if (found === undefined) return;
+    resources.delete(id);
+    resourceBytes -= found.meta.bytes;
+    for (const handle of handlesOf.get(id) ?? []) handles.delete(handle);
+    handlesOf.delete(id);
+  };
+  const keepResourcesWithinLimit = (): void => {
+    while (resourceBytes > retention.maxResourceBytes && resources.size > 1) {
+      const oldest = resources.keys().next().value as string;
+      dropResource(oldest);
+      retention.onEvict({ kind: 'resource', id: oldest, limit: retention.maxResourceBytes });
+    }
+  };
+  const putAudit = (callId: string, record: Buffer, startedMs: number): void => {
+    audit.set(callId, { record, startedMs });
+    if (audit.size <= retention.maxAuditRecords) return;
+    const oldest = audit.keys().next().value as string;
+    audit.delete(oldest);
+    retention.onEvict({ kind: 'audit', id: oldest, limit: retention.maxAuditRecords });
+  };
 
   const store: Store = {
     async createResource(input): Promise<ResourceWriter> {
@@ -91,6 +135,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
             bytes: totals.bytes, sha256: totals.sha256, createdAt, expiresAt: input.expiresAt,
           };
           resources.set(id, { meta, chunks });
+          resourceBytes += meta.bytes;
+          keepResourcesWithinLimit();
           return { ...meta };
         },
         discard() {
@@ -120,6 +166,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       if (handles.has(handle.id)) throw storeError(STORE_ERROR_CODES.handleExists, 'handle id already exists');
       timestampMs(handle.expiresAt, '/expiresAt');
       handles.set(handle.id, encodeJson(handle, '/'));
+      const siblings = handlesOf.get(handle.target.resourceId);
+      if (siblings === undefined) handlesOf.set(handle.target.resourceId, [handle.id]);
+      else siblings.push(handle.id);
     },
 
     async getHandle(id) {
@@ -133,8 +182,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       const nowMs = timestampMs(now, '/now');
       let swept = 0;
       for (const [id, text] of handles) {
-        if (Date.parse((decodeJson(text) as HandleRecord).expiresAt) < nowMs) {
+        const record = decodeJson(text) as HandleRecord;
+        if (Date.parse(record.expiresAt) < nowMs) {
           handles.delete(id);
+          const siblings = handlesOf.get(record.target.resourceId);
+          const at = siblings?.indexOf(id) ?? -1;
+          if (at >= 0) siblings?.splice(at, 1);
+          if (siblings?.length === 0) handlesOf.delete(record.target.resourceId);
           swept++;
         }
       }
@@ -142,6 +196,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       for (const [id, r] of resources) {
         if (r.meta.expiresAt !== null && Date.parse(r.meta.expiresAt) < nowMs) {
           resources.delete(id);
+          resourceBytes -= r.meta.bytes;
+          handlesOf.delete(id); // its handles stay until they expire, as before; eviction need not find them
           dropped++;
         }
       }
@@ -222,7 +278,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       if (audit.has(record.callId)) {
         throw storeError(STORE_ERROR_CODES.auditExists, `audit record for call ${record.callId} already exists`, { callId: record.callId });
       }
-      audit.set(record.callId, { record: packText(encodeAuditRecord(record, encoded)), startedMs });
+      putAudit(record.callId, packText(encodeAuditRecord(record, encoded)), startedMs);
     },
 
     async appendAuditAndSettle(record, encoded, key, patch) {
@@ -237,7 +293,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       const skipped: string[] = [];
       records.forEach((record, i) => {
         if (audit.has(record.callId)) skipped.push(record.callId);
-        else audit.set(record.callId, { record: packText(encodeAuditRecord(record, encodings?.[i], `/${i}`)), startedMs: startedMs[i] as number });
+        else putAudit(record.callId, packText(encodeAuditRecord(record, encodings?.[i], `/${i}`)), startedMs[i] as number);
       });
       return skipped;
     },
