@@ -59,7 +59,8 @@ const orderTool = (fn: typeof run) => ex.defineTool({
 });
 
 function caller(options: { lap?: (s: ExecutorModule.PipelineSegment) => void; tool?: typeof run } = {}) {
-  const executor = ex.createExecutor({ tools: [orderTool(options.tool ?? run)], store: st.createMemoryStore(), ...(options.lap === undefined ? {} : { lap: options.lap }) });
+  // The memory store as users get it (it keeps the newest 10,000 records), without its warning.
+  const executor = ex.createExecutor({ tools: [orderTool(options.tool ?? run)], store: st.createMemoryStore({ onEvict: () => undefined }), ...(options.lap === undefined ? {} : { lap: options.lap }) });
   let seq = 0;
   return (i: number) => executor.call({ call_id: `c${seq++}`, tool_name: 'order_get', args: { id: `o${i}` } }, { id: 'user_1' });
 }

@@ -8,6 +8,7 @@ import { STORE_ERROR_CODES, storeError } from './errors.js';
 import { decodeJson, encodeAuditRecord, encodeJson } from './json-column.js';
 import { checkLimit, checkPruneLimit, timestampMs } from './timestamps.js';
 import { memoryRetention, type MemoryEviction } from './memory-retention.js';
+import { oldestFirst } from './oldest-first.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -29,6 +30,19 @@ export interface MemoryStoreOptions {
    * (`TRC_MEMORY_STORE_EVICTING`) the first time this store drops something.
    */
   readonly onEvict?: (event: MemoryEviction) => void;
+}
+
+/** One audit record, kept as UTF-8 bytes. */
+interface AuditRow {
+  readonly callId: string;
+  readonly record: Buffer;
+  readonly startedMs: number;
+}
+
+/** One committed resource. */
+interface StoredResource {
+  readonly meta: ResourceMeta;
+  readonly chunks: Uint8Array[];
 }
 
 /** A JSON round trip, so the memory store returns exactly what a database would. */
@@ -73,8 +87,9 @@ const normalLease = (lease: LedgerLease): LedgerLease => ({ owner: lease.owner, 
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   const retention = memoryRetention(options);
-  // Maps iterate in insertion order, so the first key is always the oldest one written.
-  const resources = new Map<string, { meta: ResourceMeta; chunks: Uint8Array[] }>();
+  const resources = new Map<string, StoredResource>();
+  // Written order, for dropping the oldest (none kept when nothing is ever dropped).
+  const resourceOrder = retention.maxResourceBytes === Infinity ? undefined : oldestFirst<StoredResource>();
   let resourceBytes = 0;
   const handles = new Map<string, string>();
   const handlesOf = new Map<string, string[]>(); // resource id → ids of the handles that point at it
@@ -82,7 +97,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   // Audit records are kept as UTF-8 bytes: a byte buffer lives outside the JS heap, so the
   // garbage collector does not copy or trace every record ever written (thousands per second
   // under load). JSON.stringify escapes lone surrogates, so the text survives UTF-8 exactly.
-  const audit = new Map<string, { record: Buffer; startedMs: number }>();
+  const audit = new Map<string, AuditRow>();
+  const auditOrder = retention.maxAuditRecords === Infinity ? undefined : oldestFirst<AuditRow>();
+  const isLiveAudit = (row: AuditRow): boolean => audit.get(row.callId) === row;
+  const isLiveResource = (r: StoredResource): boolean => resources.get(r.meta.id) === r;
   const state = new Map<string, StateEntry>();
   const runLogs = new Map<string, RunEventEntry[]>();
   let closed = false;
@@ -104,17 +122,21 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   };
   const keepResourcesWithinLimit = (): void => {
     while (resourceBytes > retention.maxResourceBytes && resources.size > 1) {
-      const oldest = resources.keys().next().value as string;
-      dropResource(oldest);
-      retention.onEvict({ kind: 'resource', id: oldest, limit: retention.maxResourceBytes });
+      const oldest = resourceOrder?.takeOldest(isLiveResource);
+      if (oldest === undefined) return;
+      dropResource(oldest.meta.id);
+      retention.onEvict({ kind: 'resource', id: oldest.meta.id, limit: retention.maxResourceBytes });
     }
   };
   const putAudit = (callId: string, record: Buffer, startedMs: number): void => {
-    audit.set(callId, { record, startedMs });
+    const row: AuditRow = { callId, record, startedMs };
+    audit.set(callId, row);
+    auditOrder?.add(row);
     if (audit.size <= retention.maxAuditRecords) return;
-    const oldest = audit.keys().next().value as string;
-    audit.delete(oldest);
-    retention.onEvict({ kind: 'audit', id: oldest, limit: retention.maxAuditRecords });
+    const oldest = auditOrder?.takeOldest(isLiveAudit);
+    if (oldest === undefined) return;
+    audit.delete(oldest.callId);
+    retention.onEvict({ kind: 'audit', id: oldest.callId, limit: retention.maxAuditRecords });
   };
 
   const store: Store = {
@@ -134,7 +156,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
             id, principal: input.principal, tool: input.tool, mimeType: input.mimeType,
             bytes: totals.bytes, sha256: totals.sha256, createdAt, expiresAt: input.expiresAt,
           };
-          resources.set(id, { meta, chunks });
+          const stored: StoredResource = { meta, chunks };
+          resources.set(id, stored);
+          resourceOrder?.add(stored);
           resourceBytes += meta.bytes;
           keepResourcesWithinLimit();
           return { ...meta };
@@ -201,6 +225,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
           dropped++;
         }
       }
+      if (dropped > 0) resourceOrder?.keepOnly(isLiveResource);
       return { handles: swept, resources: dropped };
     },
 
@@ -324,6 +349,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       const max = checkPruneLimit(limit);
       const old = [...audit.entries()].filter(([, row]) => row.startedMs < beforeMs).sort((a, b) => a[1].startedMs - b[1].startedMs).slice(0, max);
       for (const [callId] of old) audit.delete(callId);
+      // The queue would otherwise hold the pruned records' bytes until they came up for dropping.
+      if (old.length > 0) auditOrder?.keepOnly(isLiveAudit);
       return old.length;
     },
 
