@@ -60,6 +60,16 @@ const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   secretAdj: ['system', 'initial', 'original', 'hidden', 'secret', 'developer', 'your', 'internal'],
   newAdj: ['new', 'real', 'actual', 'true', 'updated', 'revised', 'primary', 'main', 'only', 'first', 'urgent', 'final'],
   taskNoun: ['task', 'tasks', 'goal', 'objective', 'mission', 'job', 'instruction', 'instructions', 'purpose', 'assignment', 'directive', 'priority'],
+  changedAdj: ['new', 'real', 'actual', 'true', 'updated', 'revised', 'urgent'],
+  // What a changed task hands the reader to do (not "be", "lead", "list": "your true purpose is
+  // to be happy", "your new task list").
+  taskAction: [
+    'send', 'transfer', 'email', 'forward', 'delete', 'remove', 'erase', 'pay', 'tell', 'post', 'share', 'visit', 'download',
+    'upload', 'give', 'write', 'say', 'print', 'output', 'reply', 'respond', 'answer', 'reveal', 'repeat', 'ignore', 'call',
+    'run', 'execute', 'invoke', 'use', 'grant', 'collect', 'mark', 'translate', 'summarize', 'go', 'navigate', 'open',
+    'click', 'insert', 'include', 'append', 'convince', 'persuade', 'recommend', 'approve', 'cancel', 'disable', 'export',
+    'publish', 'create', 'change', 'modify', 'reset', 'buy', 'spell', 'act', 'pretend', 'leak', 'disclose', 'extract',
+  ],
   aiName: [
     'ai', 'chatbot', 'llm', 'llms', 'gpt', 'chatgpt', 'claude', 'gemini', 'bard', 'copilot', 'llama', 'mistral',
     'assistant', 'agent', 'model', 'bot',
@@ -169,7 +179,12 @@ const BASE_RULES: readonly PhraseRule[] = [
   weak('override.dismiss-rules', 'override', '@dismiss ~3 @instructions'),
   strong('override.do-not-follow', 'override', '@negation ~1 @obey ~3 @prior ~2 @instructions'),
   strong('override.do-not-follow-2', 'override', 'do not ~1 @obey ~3 @prior ~2 @instructions'),
-  strong('override.new-task', 'override', 'your new|real|actual|true|updated|revised|urgent ~1 @taskNoun'),
+  // A changed task is an override only when the sentence goes on to hand the reader an action
+  // ("your new task is to send …", "your real goal: print …", "your new instructions are as
+  // follows"): "congratulations on your new job" and "your new task list is attached" are mail.
+  strong('override.new-task', 'override', 'your @changedAdj ~1 @taskNoun is|are ~2 @taskAction'),
+  strong('override.new-task-colon', 'override', 'your @changedAdj ~1 @taskNoun @taskAction'),
+  strong('override.new-task-follows', 'override', 'your @changedAdj ~1 @taskNoun is|are ~2 follows|following|below'),
   weak('override.main-task', 'override', 'your @newAdj ~1 @taskNoun'),
   weak('override.new-instructions', 'override', 'new|updated|revised|additional @strictInstructions'),
   weak('override.instead-of-task', 'override', 'instead of ~3 @request'),
