@@ -34,6 +34,11 @@ const DOCUMENTS: readonly string[] = ['document', 'text', 'context', 'input', 'e
 const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   dismiss: DISMISS,
   dismissOrAside: [...DISMISS, 'aside'],
+  // Dismissal verbs that never mean going around a step for the user ("skips all confirmation
+  // prompts", "--force bypasses all interactive prompts", "overrides all default commands").
+  dismissHard: DISMISS.filter((w) => !['skip', 'bypass', 'override', 'overwrite'].includes(w)),
+  // What a reader is told, in the narrow sense a CLI manual never uses for its own prompts.
+  toldRules: ['instructions', 'instruction', 'directives', 'directive', 'guidelines', 'guidance', 'programming', 'rules'],
   prior: [
     'vorigen', 'fruheren', 'vorige', 'eerdere', 'voorgaande', 'bovenstaande', 'precedents', 'precedente', 'anterieures', 'anteriores', 'anterior', 'previas', 'previos', 'precedentes', 'предыдущие', 'предыдущих', 'прежние', 'прошлые', 'предыдущую', 'системные', 
     'previous', 'prior', 'above', 'earlier', 'preceding', 'former', 'initial', 'original', 'old', 'existing',
@@ -174,7 +179,10 @@ const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
 const BASE_RULES: readonly PhraseRule[] = [
   // override — dismissing whatever the reader was told before.
   strong('override.dismiss-prior', 'override', '@dismiss ~3 @prior ~2 @instructions'),
-  strong('override.dismiss-all', 'override', '@dismiss @determiner ~2 @strictInstructions'),
+  strong('override.dismiss-all', 'override', '@dismiss @determiner ~2 instructions|instruction|directives|guidelines|programming'),
+  // "Skips all confirmation prompts" is how CLI manuals describe --yes: prompts are only dismissed
+  // by the verbs that do not also mean answering them for the user.
+  strong('override.dismiss-all-prompts', 'override', '@dismissHard @determiner ~2 prompt|prompts'),
   strong('override.dismiss-everything', 'override', '@dismiss @everything ~3 @priorAdverb'),
   weak('override.dismiss-rules', 'override', '@dismiss ~3 @instructions'),
   strong('override.do-not-follow', 'override', '@negation ~1 @obey ~3 @prior ~2 @instructions'),
@@ -208,7 +216,8 @@ const BASE_RULES: readonly PhraseRule[] = [
   // Generalized shapes: dismissing what the reader was told, declaring it void, superseding it.
   strong('override.dismiss-told', 'override', '@dismiss ~4 @what ~3 you ~3 @toldVerb'),
   strong('override.dismiss-rules-after', 'override', '@dismiss ~3 @instructions ~1 @priorPost'),
-  strong('override.dismiss-all-rules', 'override', '@dismiss ~2 all ~2 @instructions'),
+  strong('override.dismiss-all-rules', 'override', '@dismissHard ~2 all ~2 @instructions'),
+  strong('override.bypass-all-rules', 'override', 'skip|bypass|override|overwrite ~2 all ~2 @toldRules'),
   strong('override.prior-void', 'override', '@prior ~2 @instructions ~4 void|cancelled|canceled|obsolete|invalid|revoked|outdated|superseded|overridden|null|rescinded'),
   strong('override.no-longer-apply', 'override', '@prior ~2 @instructions ~4 no longer ~1 apply|valid|relevant|matter|binding|needed'),
   strong('override.supersede-prior', 'override', '@supersede ~3 all|any|every|your ~2 @prior ~2 @instructions'),
@@ -236,7 +245,10 @@ const BASE_RULES: readonly PhraseRule[] = [
   strong('addressed.to-you-ai', 'addressed_to_ai', 'to|for you ~2 @aiStrictName'),
   strong('addressed.greeting-ai', 'addressed_to_ai', 'dear|hey|hi|hello|yo|attention|calling @aiStrictName'),
   weak('addressed.note-ai', 'addressed_to_ai', '@greeting ~2 @aiStrictName'),
-  strong('addressed.greeting-language-model', 'addressed_to_ai', '@greeting ~3 language model|models'),
+  // Said to a language model ("Attention, language models", "note to the AI language model"),
+  // not about one ("instructions given to a language model", "Note: as an AI language model").
+  strong('addressed.greeting-language-model', 'addressed_to_ai', '@greeting ~1 language model|models'),
+  strong('addressed.note-to-language-model', 'addressed_to_ai', '@greeting to|for ~1 the|any|all|every|each|this|whichever ~1 language model|models'),
   strong('addressed.if-you-are-ai', 'addressed_to_ai', 'if you are|re ~2 @aiName'),
   strong('addressed.ai-reading-this', 'addressed_to_ai', '@aiName ~2 @readerVerb ~1 this'),
   strong('addressed.note-to-assistant', 'addressed_to_ai', 'note|message|instructions|instruction|notice|reminder|memo ~1 to|for ~1 the|any|all|every ~1 @aiStrictName'),
