@@ -13,6 +13,7 @@ import { findEncodedRuns, findEncodedRunsNear } from './encoded-payloads.js';
 import { scanMarkers } from './marker-scan.js';
 import { normalizeText } from './normalize-text.js';
 import { findPhrases, isKnownWord, tokenize, type PhraseMatcher } from './phrase-matcher.js';
+import { crossesSentence } from './sentence-break.js';
 import {
   composeSpan, despacedView, leetView, pigLatinView, reversedView, reversedWordsView, rot13View, unescapedView,
   untaggedView, viewSigns, type TextView, type ViewName,
@@ -125,7 +126,10 @@ function scanPlain(text: string, mask: number, read: ReturnType<typeof recordedT
   const m = phraseMatcher();
   if ((mask & TOKEN_TRIGGERS) !== 0 && read !== null) {
     if ((mask & TRIGGER.phrase) !== 0) {
-      for (const hit of findPhrases(m, read.tokens)) spans.push({ family: hit.rule.family, start: hit.startChar, end: hit.endChar, rule: hit.rule.id, strong: hit.rule.strong });
+      for (const hit of findPhrases(m, read.tokens)) {
+        if (!hit.rule.strong && crossesSentence(text, hit.startChar, hit.endChar)) continue;
+        spans.push({ family: hit.rule.family, start: hit.startChar, end: hit.endChar, rule: hit.rule.id, strong: hit.rule.strong });
+      }
     }
     evidenceAt = read.evidenceAt;
     tokenAt = read.tokens.starts;
@@ -142,6 +146,7 @@ function scanPlain(text: string, mask: number, read: ReturnType<typeof recordedT
     if ((mask & TRIGGER.phrase) !== 0) {
       for (const hit of findPhrases(m, tokens)) {
         const [start, end] = toOriginal(hit.startChar, hit.endChar);
+        if (!hit.rule.strong && crossesSentence(text, start, end)) continue;
         spans.push({ family: hit.rule.family, start, end, rule: hit.rule.id, strong: hit.rule.strong });
       }
     }
