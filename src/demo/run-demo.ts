@@ -3,7 +3,7 @@
  * HTTP carrier service and the SQLite trc store. Returns the transcript; prints nothing.
  */
 import { randomBytes } from 'node:crypto';
-import { isAbsolute, relative } from 'node:path';
+import { isAbsolute, parse, relative, resolve } from 'node:path';
 import { createExecutor, presentStage, trustPolicy, type Principal } from '../executor/index.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import type { Policy as TrustPolicyTable } from '../trust/index.js';
@@ -121,8 +121,13 @@ async function openDatabases(paths: DemoPaths, fresh: boolean): Promise<{ world:
   }
 }
 
-/** A path relative to the working directory when it lies below it, else absolute. */
-function displayPath(cwd: string, path: string): string {
+/**
+ * A path relative to the working directory when it lies below it, else absolute. Not from the
+ * file system's root: every path lies below it there, and an MCP host or a service often starts
+ * a process in `/`, so "root/.local/…" would read as a project folder.
+ */
+export function displayPath(cwd: string, path: string): string {
+  if (parse(resolve(cwd)).root === resolve(cwd)) return path;
   const rel = relative(cwd, path);
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
