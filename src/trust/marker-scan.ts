@@ -271,9 +271,14 @@ function scanJsonCalls(text: string, add: Add): void {
     const at = text.indexOf(key);
     if (at !== -1) add('tool.json-call-key', 'tool_call', true, at, at + key.length);
   }
-  for (const key of JSON_ROLE_KEYS) {
-    const at = text.indexOf(key);
-    if (at !== -1) add('role.json-message', 'role_marker', true, at, at + key.length);
+  // A forged chat message has a role and a content; a user record's "role": "developer" has no content.
+  for (const p of allPositions(text, JSON_ROLE_KEYS).slice(0, 64)) {
+    const window = text.slice(Math.max(0, p - NEAR), p + NEAR);
+    if (window.includes('"content"')) {
+      const key = JSON_ROLE_KEYS.find((k) => text.startsWith(k, p)) ?? '';
+      add('role.json-message', 'role_marker', true, p, p + key.length);
+      break;
+    }
   }
   for (const [keys, strong] of [[JSON_ARG_STRONG, true], [JSON_ARG_WEAK, false]] as const) {
     // Argument keys are rare; look for a name key only in a bounded window around each.

@@ -74,7 +74,10 @@ export const PROBE_RULES: readonly PhraseRule[] = [
   strong('override.dismiss-instructions-bare', 'override', '@dismiss @strictInstructions'),
   weak('override.dismiss-that-and', 'override', '@dismiss that|this|it ~1 and|then ~2 print|say|write|output|tell|respond|reply|answer|return|repeat|show'),
   weak('override.dismiss-limits', 'override', '@dismiss ~1 @limitNoun'),
-  strong('override.authority-override', 'override', '@authorityName ~1 override|overrides|overriding'),
+  // "ADMIN OVERRIDE", "developer override:" name a mode; "allow admins to override the timeout"
+  // describes a permission, so a word between the two is only a weak sign.
+  strong('override.authority-override', 'override', '@authorityName override|overrides|overriding'),
+  weak('override.authority-may-override', 'override', '@authorityName ~1 override|overrides|overriding'),
   strong('override.you-have-no-limits', 'override', 'you ~3 have|are|re|ve ~2 no|zero|without|free ~3 @limitNoun'),
   strong('override.act-without-limits', 'override', '@unboundVerb ~5 without ~2 @limitNoun'),
   strong('override.forget-being', 'override', 'forget|stop|quit|drop|abandon ~1 being ~1 @beingTrait'),
