@@ -14,6 +14,7 @@ import { scanMarkers } from './marker-scan.js';
 import { normalizeText } from './normalize-text.js';
 import { findPhrases, isKnownWord, tokenize, type PhraseMatcher } from './phrase-matcher.js';
 import { crossesSentence } from './sentence-break.js';
+import { describesDismissal } from './described-dismissal.js';
 import {
   composeSpan, despacedView, leetView, pigLatinView, reversedView, reversedWordsView, rot13View, unescapedView,
   untaggedView, viewSigns, type TextView, type ViewName,
@@ -127,8 +128,9 @@ function scanPlain(text: string, mask: number, read: ReturnType<typeof recordedT
   if ((mask & TOKEN_TRIGGERS) !== 0 && read !== null) {
     if ((mask & TRIGGER.phrase) !== 0) {
       for (const hit of findPhrases(m, read.tokens)) {
-        if (!hit.rule.strong && crossesSentence(text, hit.startChar, hit.endChar)) continue;
-        spans.push({ family: hit.rule.family, start: hit.startChar, end: hit.endChar, rule: hit.rule.id, strong: hit.rule.strong });
+        const strong = hit.rule.strong && !describesDismissal(text, hit.startChar);
+        if (!strong && crossesSentence(text, hit.startChar, hit.endChar)) continue;
+        spans.push({ family: hit.rule.family, start: hit.startChar, end: hit.endChar, rule: hit.rule.id, strong });
       }
     }
     evidenceAt = read.evidenceAt;
@@ -146,8 +148,9 @@ function scanPlain(text: string, mask: number, read: ReturnType<typeof recordedT
     if ((mask & TRIGGER.phrase) !== 0) {
       for (const hit of findPhrases(m, tokens)) {
         const [start, end] = toOriginal(hit.startChar, hit.endChar);
-        if (!hit.rule.strong && crossesSentence(text, start, end)) continue;
-        spans.push({ family: hit.rule.family, start, end, rule: hit.rule.id, strong: hit.rule.strong });
+        const strong = hit.rule.strong && !describesDismissal(text, start);
+        if (!strong && crossesSentence(text, start, end)) continue;
+        spans.push({ family: hit.rule.family, start, end, rule: hit.rule.id, strong });
       }
     }
     evidenceAt = tokens.evidenceAt.map(([at, kind]) => [norm.starts[at] ?? 0, kind] as const);
