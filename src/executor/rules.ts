@@ -63,6 +63,13 @@ export interface ToolRules {
   /** Every value and key of the result is external text (web, mail, MCP servers, framework tools…). */
   readonly sourceUntrusted: boolean;
   /**
+   * Instruction-detector rule ids, or prefixes ending in `.`, not applied to this tool's external
+   * text: a helpdesk tool that returns chat transcripts by design (`role.turn`, `role.turns`)
+   * would otherwise have every line withheld from the model. The text stays isolated and taint
+   * still traces it; only the flag and the withholding are left out.
+   */
+  readonly ignoreDetectorRules?: readonly string[];
+  /**
    * Calls are refused while set (e.g. an upstream tool whose definition changed since it was
    * pinned, T5): a failed envelope with this code, before any policy or attempt.
    */

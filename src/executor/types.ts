@@ -112,6 +112,12 @@ export interface ToolSpec<A = unknown, D = unknown> {
    * by default (`web`, `email`, `ticket`, `file`, …). Default false.
    */
   readonly trustedText?: boolean;
+  /**
+   * Instruction-detector rule ids, or prefixes ending in `.`, not applied to this tool's external
+   * text (a tool that returns chat transcripts by design: `['role.turn', 'role.turns']`). The text
+   * is still isolated; a name no rule has is refused when the tool is defined.
+   */
+  readonly ignoreDetectorRules?: readonly string[];
   /** Size budget of this tool's model-visible result; unset limits come from the executor. */
   readonly budget?: Budget;
   readonly risk: 'low' | 'medium' | 'high';

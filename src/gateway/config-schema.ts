@@ -42,6 +42,11 @@ const toolPolicy = {
     confirmation_required: { type: 'boolean', description: 'Calls are held (needs_input) until confirmed.' },
     timeout_ms: { type: 'integer', minimum: 1 },
     source_type: { type: 'string', minLength: 1 },
+    ignore_detector_rules: {
+      type: 'array',
+      items: { type: 'string', minLength: 1 },
+      description: 'Instruction-detector rule ids, or prefixes ending in ".", not applied to the result (a tool returning chat transcripts by design: role.turn, role.turns). The text stays isolated. `trc scan --list-rules` lists the ids.',
+    },
   },
 } as const;
 

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument } from 'yaml';
-import { createAjv2020, parsePointer, TrcError } from '../contract/index.js';
+import { createAjv2020, escapePointerToken, parsePointer, TrcError } from '../contract/index.js';
+import { ignoreListProblems } from '../executor/index.js';
 import { gatewayConfigSchema } from './config-schema.js';
 import type { AuthConfig } from './auth/auth-config.js';
 
@@ -22,6 +23,8 @@ export interface ToolPolicy {
   readonly confirmation_required?: boolean;
   readonly timeout_ms?: number;
   readonly source_type?: string;
+  /** Detector rule ids, or prefixes ending in ".", not applied to this tool's results. */
+  readonly ignore_detector_rules?: readonly string[];
 }
 
 /** One upstream MCP server: a command to spawn (stdio) or a Streamable HTTP URL. */
@@ -115,6 +118,16 @@ function semanticProblems(config: GatewayConfig): ConfigProblem[] {
       else if ((process.env[tokenEnv] ?? '') === '') problems.push({ pointer, line: null, message: `environment variable ${tokenEnv} is not set` });
     }
   });
+  // A misspelt rule id would silently ignore nothing.
+  const ignoreLists: [ToolPolicy | undefined, string][] = [[config.defaults, '/defaults']];
+  (config.upstreams ?? []).forEach((u, i) => {
+    ignoreLists.push([u.defaults, `/upstreams/${i}/defaults`]);
+    for (const [name, policy] of Object.entries(u.tools ?? {})) ignoreLists.push([policy, `/upstreams/${i}/tools/${escapePointerToken(name)}`]);
+  });
+  for (const [policy, at] of ignoreLists) {
+    if (policy?.ignore_detector_rules === undefined) continue;
+    for (const p of ignoreListProblems(policy.ignore_detector_rules, `${at}/ignore_detector_rules`) ?? []) problems.push({ ...p, line: null });
+  }
   if (config.auth !== undefined) {
     // Tokens and the metadata that says where to get them travel in clear over plain HTTP.
     for (const field of ['issuer', 'resource'] as const) {

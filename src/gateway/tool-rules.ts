@@ -72,6 +72,7 @@ export function toolRulesFor(config: GatewayConfig, upstream: UpstreamConfig, to
     untrusted: (merged.untrusted_fields ?? []).map(underData),
     trusted: [],
     sourceUntrusted: UNTRUSTED_SOURCE_TYPES.includes(sourceType),
+    ...(merged.ignore_detector_rules === undefined ? {} : { ignoreDetectorRules: merged.ignore_detector_rules }),
     visibility: Object.fromEntries(Object.entries(merged.visibility ?? {}).map(([p, v]) => [underData(p), v])),
     budget: { maxBytes: merged.budget?.max_bytes ?? DEFAULT_MAX_BYTES, ...(merged.budget?.max_tokens === undefined ? {} : { maxTokens: merged.budget.max_tokens }) },
     validateInput: null,

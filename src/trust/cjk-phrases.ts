@@ -34,6 +34,9 @@ const RULES: readonly NearRule[] = [
   },
 ];
 
+/** The ids of the rules above. */
+export const CJK_RULE_IDS: readonly string[] = RULES.map((r) => r.id);
+
 const BEFORE = 16;
 const AFTER = 20;
 const MAX_ANCHORS = 4096;

@@ -44,6 +44,11 @@ export interface IsolationRules {
   /** @deprecated every string of an untrusted source counts now; ignored. */
   readonly freeTextMinLength?: number;
   readonly mimeType?: string;
+  /**
+   * Detector rule ids, or prefixes ending in `.`, not applied to this result (a tool that returns
+   * chat transcripts by design: `['role.turn', 'role.turns']`). The text is still isolated.
+   */
+  readonly ignoreRules?: readonly string[];
   readonly allowedUses?: readonly string[];
   readonly forbiddenUses?: readonly string[];
 }
@@ -263,7 +268,7 @@ export function isolate(envelope: Envelope, rules: IsolationRules = {}): Isolati
       pieceOf.push({ entry: i, leaf: null });
     }
   });
-  const verdict = detectInstructionsAcross(pieces, { maxSpans: MAX_SPANS });
+  const verdict = detectInstructionsAcross(pieces, { maxSpans: MAX_SPANS, ...(rules.ignoreRules === undefined ? {} : { ignoreRules: rules.ignoreRules }) });
   const families = all.map(() => new Set<string>());
   const spans = all.map(() => [] as { family: string; start: number; end: number }[]);
   for (const s of verdict.spans) {

@@ -50,6 +50,13 @@ const JSON_ARG_WEAK = ['"parameters"', '"args"', '"input"', "'parameters'", "'ar
 const JSON_CALL_KEYS = ['"tool_calls"', '"function_call"', '"tool_use"', '"tool_code"', '"functioncall"'];
 // Chat-API message objects forged inside data.
 const JSON_ROLE_KEYS = ['"role": "system"', '"role":"system"', '"role": "developer"', '"role":"developer"'];
+/** Every rule id the marker scan reports (the rule-id registry reads it; a test holds it to the code). */
+export const MARKER_RULE_IDS: readonly string[] = [
+  'exfil.html-image', 'exfil.markdown-image', 'exfil.markdown-template', 'exfil.url-template', 'hijack.todo',
+  'role.hash-header', 'role.hash-header-weak', 'role.json-message', 'role.special-token', 'role.tag', 'role.turn',
+  'role.turns', 'role.user-tag', 'tool.json-call', 'tool.json-call-key', 'tool.json-call-weak', 'tool.react',
+  'tool.react-action', 'tool.tag',
+];
 const NEAR = 300;
 const MAX_POSITIONS = 4096;
 

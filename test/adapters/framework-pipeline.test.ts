@@ -108,3 +108,20 @@ describe('framework tools through the pipeline', () => {
     expect(d?.layers.slice(0, 3).map((l) => l.verdict)).toEqual(['ok', 'ok', 'ok']);
   });
 });
+
+describe('detector rules a framework tool leaves out', () => {
+  const TRANSCRIPT = 'User: my invoice is wrong\nAssistant: Sorry, I will correct it.\nUser: please also update the address';
+
+  it('shows a transcript the role rules would withhold, still as external content', async () => {
+    const flagged = await aiCall(() => ({ transcript: TRANSCRIPT }));
+    expect(flagged.env.untrusted_content?.[0]?.instructional).toBe(true);
+    const shown = await aiCall(() => ({ transcript: TRANSCRIPT }), { ignoreDetectorRules: ['role.', 'addressed.'] });
+    expect(shown.env.untrusted_content?.[0]?.instructional).toBe(false);
+    expect(shown.model).toContain('please also update the address');
+  });
+
+  it('refuses a rule name no rule has when the tool is wrapped', () => {
+    expect(() => aiEnvelopeTool('t', tool({ inputSchema: empty, execute: async () => 'x' }) as never, { ignoreDetectorRules: ['role.turnz'] }))
+      .toThrow(/ignoreDetectorRules\/0: "role.turnz" names no detector rule; did you mean/);
+  });
+});

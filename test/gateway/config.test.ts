@@ -36,6 +36,14 @@ describe('gateway configuration', () => {
     expect(at('/upstreams/1/url')).toMatchObject({ line: 10 });
   });
 
+  it('takes detector rules to ignore per tool, and refuses a name no rule has with its pointer, line and the nearest id', () => {
+    const good = parseGatewayConfig('upstreams:\n  - name: helpdesk\n    command: x\n    tools:\n      conversation:\n        ignore_detector_rules: [role.turn, role.turns]\n');
+    const rules = toolRulesFor(good, good.upstreams?.[0] ?? { name: 'helpdesk' }, 'conversation', 'conversation', undefined, 'k');
+    expect(rules.ignoreDetectorRules).toEqual(['role.turn', 'role.turns']);
+    const found = problems(() => parseGatewayConfig('defaults:\n  ignore_detector_rules: [role.]\nupstreams:\n  - name: helpdesk\n    command: x\n    tools:\n      conversation:\n        ignore_detector_rules:\n          - role.turn\n          - role.turnz\n'));
+    expect(found).toEqual([{ pointer: '/upstreams/0/tools/conversation/ignore_detector_rules/1', line: 10, message: expect.stringMatching(/"role\.turnz" names no detector rule; did you mean "role\.turns?"/) }]);
+  });
+
   it('takes an audit retention in whole days, and refuses anything else with its pointer', () => {
     expect(parseGatewayConfig('audit_retention_days: 90\n').audit_retention_days).toBe(90);
     for (const bad of ['0', '1.5', '"90d"']) {

@@ -14,6 +14,25 @@ describe('trc scan', () => {
     expect(v?.['spans']).toEqual([expect.objectContaining({ family: 'override', start: 7, end: 39 })]);
   });
 
+  it('lists every rule id with --list-rules, and leaves out the rules given with --ignore', async () => {
+    const list = await runCli(['scan', '--list-rules']);
+    expect(list.code).toBe(0);
+    const ids = list.stdout.trim().split('\n');
+    expect(ids).toEqual(expect.arrayContaining(['override.dismiss-prior', 'role.turn', 'role.turns', 'encoded.base64']));
+    expect(ids).toEqual([...ids].sort());
+    const transcript = 'User: my invoice is wrong\nAssistant: Sorry, I will correct it.';
+    expect((await runCli(['scan', '-'], { input: transcript })).code).toBe(1);
+    const ignored = await runCli(['scan', '-', '--ignore', 'role.', '--ignore', 'addressed.'], { input: transcript });
+    expect(ignored.code).toBe(0);
+    expect(lines(ignored.stdout)[0]).toMatchObject({ instructional: false, families: [] });
+  });
+
+  it('refuses an --ignore name no rule has, naming the nearest id, with exit 2', async () => {
+    const r = await runCli(['scan', '-', '--ignore', 'override.dismis-prior'], { input: 'x' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"override.dismis-prior" names no detector rule; did you mean "override.dismiss-prior"?');
+  });
+
   it('exits 0 for ordinary text', async () => {
     const r = await runCli(['scan'], { input: 'Quarterly revenue rose 4%.' });
     expect(r.code).toBe(0);

@@ -26,7 +26,10 @@ export interface EnvelopeToolOptions<P extends ToolParameters, R> extends Wrappe
   readonly execute: (input: ToolExecuteArgument<P>, context?: RunContext<unknown>, details?: ToolCallDetails) => R | Promise<R>;
 }
 
-const WRAPPER_KEYS = ['store', 'executor', 'principal', 'budget', 'untrusted', 'trusted', 'visibility', 'trustedText', 'source', 'source_type', 'source_id', 'operation', 'idempotencyKey', 'reconcile', 'reconcileTool', 'idempotent', 'honoursKey', 'risk', 'timeoutMs', 'now', 'onEnvelope', 'run'] as const;
+const WRAPPER_KEYS = ['store', 'executor', 'principal', 'budget', 'untrusted', 'trusted', 'visibility', 'trustedText', 'ignoreDetectorRules', 'source', 'source_type', 'source_id', 'operation', 'idempotencyKey', 'reconcile', 'reconcileTool', 'idempotent', 'honoursKey', 'risk', 'timeoutMs', 'now', 'onEnvelope', 'run'] as const satisfies readonly (keyof WrapperOptions)[];
+// Every wrapper option is in the list: an option added to WrapperOptions alone would reach the SDK instead.
+const everyWrapperKey: Exclude<keyof WrapperOptions, (typeof WRAPPER_KEYS)[number]> extends never ? true : never = true;
+void everyWrapperKey;
 
 function split<T extends WrapperOptions>(options: T): { wrapper: WrapperOptions; rest: Record<string, unknown> } {
   const wrapper: Record<string, unknown> = {};

@@ -8,7 +8,8 @@
 import type { Budget } from '../../executor/index.js';
 import type { Envelope } from '../../contract/index.js';
 import type { ReconcileLookup } from '../../executor/index.js';
-import { createExecutor, followLinkTool, inProcessInvoker, underData, type Executor, type Invoker, type Principal, type Risk, type TaskRun, type ToolRules } from '../../executor/index.js';
+import { TrcError } from '../../contract/index.js';
+import { createExecutor, followLinkTool, ignoreListProblems, inProcessInvoker, underData, type Executor, type Invoker, type Principal, type Risk, type TaskRun, type ToolRules } from '../../executor/index.js';
 import { createMemoryStore, type Store } from '../../store/index.js';
 import type { Visibility } from '../../executor/index.js';
 
@@ -30,6 +31,12 @@ export interface WrapperOptions {
   readonly visibility?: Readonly<Record<string, Visibility>>;
   /** The tool's text is its own, not web pages, mail, tickets or another service's (default false: it is isolated). */
   readonly trustedText?: boolean;
+  /**
+   * Instruction-detector rule ids, or prefixes ending in `.`, not applied to this tool's text (a
+   * tool returning chat transcripts by design: `['role.turn', 'role.turns']`); it stays isolated.
+   * A name no rule has throws `TOOL_DEFINITION_INVALID` when the tool is wrapped.
+   */
+  readonly ignoreDetectorRules?: readonly string[];
   /** Where results come from (S6); default `{ type: 'tool', id: <tool name> }`. */
   readonly source?: { readonly type: string; readonly id?: string };
   /** @deprecated use `source.type`. */
@@ -91,6 +98,10 @@ export function executorOf(options: WrapperOptions): Executor {
  */
 export function frameworkRules(name: string, options: WrapperOptions): ToolRules {
   const write = options.operation !== undefined;
+  const ignored = options.ignoreDetectorRules === undefined ? null : ignoreListProblems(options.ignoreDetectorRules, '/ignoreDetectorRules');
+  if (ignored !== null) {
+    throw new TrcError('TOOL_DEFINITION_INVALID', `tool "${name}": ${ignored.map((p) => `${p.pointer}: ${p.message}`).join('; ')}`, { data: { pointer: ignored[0]?.pointer, problems: ignored } });
+  }
   return {
     name,
     effect: write ? 'write' : 'read',
@@ -105,6 +116,7 @@ export function frameworkRules(name: string, options: WrapperOptions): ToolRules
     untrusted: (options.untrusted ?? []).map(underData),
     trusted: (options.trusted ?? []).map(underData),
     sourceUntrusted: options.trustedText !== true,
+    ...(options.ignoreDetectorRules === undefined ? {} : { ignoreDetectorRules: [...options.ignoreDetectorRules] }),
     visibility: Object.fromEntries(Object.entries(options.visibility ?? {}).map(([p, v]) => [underData(p), v])),
     budget: options.budget ?? {},
     validateInput: null,

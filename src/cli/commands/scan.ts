@@ -3,14 +3,15 @@
  */
 import { TextDecoder } from 'node:util';
 import { NUMBER_KEPT_AS_TEXT, describeInexact, escapePointerToken, findInexactNumbers, keepExactDigits } from '../../contract/index.js';
-import { detectInstructions, type Detection } from '../../trust/index.js';
+import { detectInstructions, detectorRuleIds, ignoreListProblems, type Detection } from '../../trust/index.js';
 import { type Command, UsageError, println } from '../io.js';
 import { parseFlags } from '../flags.js';
 import { InputError, MAX_JSON_BYTES, byteOrderMark, firstInvalidUtf8, formatBytes, openInput, skipUtf8Bom, type OpenedInput } from '../input.js';
 import { readLines } from '../line-reader.js';
 import { WindowedScan } from '../windowed-scan.js';
 
-const HELP = `Usage: trc scan [FILE|-] [--jsonl] [--summary] [--by FIELD] [--text-field NAME]
+const HELP = `Usage: trc scan [FILE|-] [--jsonl] [--summary] [--by FIELD] [--text-field NAME] [--ignore RULE]...
+       trc scan --list-rules
 
 Detect instruction-like text (prompt injection) in untrusted text: web pages, mail, tickets,
 tool output. The detector is deterministic and linear-time (no model, no network). It
@@ -50,6 +51,10 @@ Options:
   --summary            print only the counts: inputs, flagged, flagged rate, per family
   --by FIELD           with --summary: also count per value of this JSONL field
                        (e.g. --by form prints recall per form of a labelled corpus)
+  --ignore RULE        leave out a rule id, or every rule under a prefix ending in "."
+                       (repeatable): try the ignoreDetectorRules of a tool before you set
+                       it; a name no rule has is refused, with the nearest id
+  --list-rules         print every rule id the detector can report, one per line
   -h, --help           show this help
 
 Exit codes:
@@ -81,17 +86,17 @@ function verdict(d: Detection): Record<string, unknown> {
   };
 }
 
-const newScan = () => new WindowedScan((t) => detectInstructions(t));
+type Scanner = () => WindowedScan;
 
 /** Scan one text of any length. */
-function detect(text: string): Detection {
+function detect(newScan: Scanner, text: string): Detection {
   const scan = newScan();
   scan.push(text);
   return scan.end();
 }
 
 /** The whole input as one text, decoded piece by piece (UTF-8, or UTF-16 by its byte order mark). */
-async function scanWhole(input: OpenedInput): Promise<Detection> {
+async function scanWhole(newScan: Scanner, input: OpenedInput): Promise<Detection> {
   const scan = newScan();
   let decoder: TextDecoder | null = null;
   let head = Buffer.alloc(0);
@@ -152,9 +157,20 @@ export const command: Command = {
           summary: { type: 'boolean', default: false },
           by: { type: 'string' },
           'text-field': { type: 'string', default: 'text' },
+          ignore: { type: 'string', multiple: true },
+          'list-rules': { type: 'boolean', default: false },
         },
       });
     const { values, positionals } = parsed;
+    if (values['list-rules']) {
+      if (positionals.length > 0) throw new UsageError('--list-rules reads no input');
+      for (const id of [...detectorRuleIds()].sort()) println(io.stdout, id);
+      return 0;
+    }
+    const ignoreRules = values.ignore ?? [];
+    const refused = ignoreListProblems(ignoreRules, '/ignore');
+    if (refused !== null) throw new UsageError(`--ignore: ${refused.map((p) => p.message).join('; ')}`);
+    const newScan: Scanner = () => new WindowedScan((t) => detectInstructions(t, { ignoreRules }));
     if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}`);
     if (values.by !== undefined && !values.jsonl) throw new UsageError('--by needs --jsonl (it groups by a JSONL field)');
     if (values.by !== undefined && !values.summary) throw new UsageError('--by only applies to --summary');
@@ -165,7 +181,7 @@ export const command: Command = {
     const { source } = input;
     try {
       if (!values.jsonl) {
-        const d = await scanWhole(input);
+        const d = await scanWhole(newScan, input);
         bump(total, d);
         if (!values.summary) println(io.stdout, JSON.stringify({ source, ...verdict(d) }));
       } else {
@@ -179,7 +195,7 @@ export const command: Command = {
             println(io.stdout, JSON.stringify({ line, error: { code: r.code, message: r.message } }));
             continue;
           }
-          const d = detect(r.text);
+          const d = detect(newScan, r.text);
           bump(total, d);
           if (values.by !== undefined) {
             const key = String(r.row[values.by] ?? '(none)');
