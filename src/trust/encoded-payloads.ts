@@ -7,9 +7,12 @@
  * the run length, and the total decoded per call is capped.
  */
 
+/** Kinds of encoded run (and of `encoded.<kind>` rules). */
+export const ENCODED_KINDS = ['base64', 'hex', 'binary'] as const;
+
 /** A decodable run: original [start, end) and the decoded text. */
 export interface EncodedRun {
-  readonly kind: 'base64' | 'hex' | 'binary';
+  readonly kind: (typeof ENCODED_KINDS)[number];
   readonly start: number;
   readonly end: number;
   readonly decoded: string;

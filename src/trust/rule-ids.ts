@@ -4,13 +4,12 @@
  * `ignore_detector_rules`) is checked: a misspelt id would otherwise silently ignore nothing.
  */
 import { CJK_RULE_IDS } from './cjk-phrases.js';
+import { ENCODED_KINDS } from './encoded-payloads.js';
 import { PHRASE_RULES } from './instruction-phrases.js';
 import { MARKER_RULE_IDS } from './marker-scan.js';
+import { VIEW_NAMES } from './text-views.js';
 
 const HIDDEN_RULE_IDS = ['hidden.tag-characters', 'hidden.bidi-controls', 'hidden.zero-width'];
-// `encoded.<kind>` of an encoded run that decodes to instructions; `obfuscated.<view>` of a decoding.
-const ENCODED_KINDS = ['base64', 'hex', 'binary'];
-const VIEWS = ['rot13', 'reversed', 'reversed-words', 'leet', 'pig-latin', 'despaced', 'untagged', 'unescaped'];
 
 let ids: ReadonlySet<string> | undefined;
 
@@ -21,7 +20,8 @@ let ids: ReadonlySet<string> | undefined;
 export function detectorRuleIds(): ReadonlySet<string> {
   ids ??= new Set([
     ...PHRASE_RULES.map((r) => r.id), ...CJK_RULE_IDS, ...MARKER_RULE_IDS, ...HIDDEN_RULE_IDS,
-    ...ENCODED_KINDS.map((k) => `encoded.${k}`), ...VIEWS.map((v) => `obfuscated.${v}`),
+    // `encoded.<kind>`: an encoded run that decodes to instructions; `obfuscated.<view>`: a decoding that shows them.
+    ...ENCODED_KINDS.map((k) => `encoded.${k}`), ...VIEW_NAMES.map((v) => `obfuscated.${v}`),
   ]);
   return ids;
 }
@@ -70,7 +70,7 @@ export function nearestRuleId(entry: string): string | undefined {
 /**
  * Why an ignore list is refused, one line per bad entry (with a near id when there is one), or
  * null when every entry names a rule. `pointer` is where the list sits in its configuration.
- * @example ignoreListProblems(['role.turnz'], '/ignoreDetectorRules') // [{ pointer: '/ignoreDetectorRules/0', message: '… did you mean "role.turns"?' }]
+ * @example ignoreListProblems(['role.turnz'], '/ignoreDetectorRules') // [{ pointer: '/ignoreDetectorRules/0', message: '… did you mean "role.turn"?' }]
  */
 export function ignoreListProblems(list: unknown, pointer: string): { pointer: string; message: string }[] | null {
   if (!Array.isArray(list)) return [{ pointer, message: 'must be a list of detector rule ids or prefixes ending in "."' }];
@@ -79,6 +79,6 @@ export function ignoreListProblems(list: unknown, pointer: string): { pointer: s
   return bad.map(({ index, entry }) => {
     const near = typeof entry === 'string' ? nearestRuleId(entry) : undefined;
     const what = typeof entry === 'string' ? `"${entry}" names no detector rule` : 'must be a string';
-    return { pointer: `${pointer}/${index}`, message: near === undefined ? `${what} (\`trc scan\` prints rule ids)` : `${what}; did you mean "${near}"?` };
+    return { pointer: `${pointer}/${index}`, message: near === undefined ? `${what} (\`trc scan --list-rules\` prints them)` : `${what}; did you mean "${near}"?` };
   });
 }

@@ -11,8 +11,10 @@ import { Builder, unchanged, sameLength, UTF16, isLower, isUpper, isLetter, isDi
 export type { TextView } from './view-builder.js';
 export { unescapedView } from './escape-view.js';
 
-/** Names of the candidate decodings, as reported in a span's `via`. */
-export type ViewName = 'rot13' | 'reversed' | 'reversed-words' | 'leet' | 'pig-latin' | 'despaced' | 'untagged' | 'unescaped';
+/** Names of the candidate decodings, as reported in a span's `via` (and in `obfuscated.<name>` rules). */
+export const VIEW_NAMES = ['rot13', 'reversed', 'reversed-words', 'leet', 'pig-latin', 'despaced', 'untagged', 'unescaped'] as const;
+/** One of {@link VIEW_NAMES}. */
+export type ViewName = (typeof VIEW_NAMES)[number];
 
 /** Cheap counts deciding which views to build (the tokenizer counts the word-level signs). */
 export interface ViewSigns {

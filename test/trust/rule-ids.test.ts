@@ -38,7 +38,10 @@ describe('the registry of detector rule ids', () => {
     const texts = ['injections.jsonl', 'benign.jsonl', 'scan-samples.jsonl']
       .flatMap((f) => readFileSync(new URL(`fixtures/${f}`, import.meta.url), 'utf8').split('\n').filter((l) => l.trim() !== ''))
       .map((l) => String((JSON.parse(l) as { text: unknown }).text));
-    const emitted = new Set([...texts, ...Object.values(MARKER_SAMPLES)].flatMap((t) => detectSpans(t).map((s) => s.rule)));
+    // Hidden characters: tag characters, a bidi override, zero-width characters inside words.
+    const hidden = ['note \u{E0069}\u{E0067}\u{E006E} end', 'abc \u202E cba', 'pa\u200Bss wo\u200Brd se\u200Bcret'];
+    const emitted = new Set([...texts, ...hidden, ...Object.values(MARKER_SAMPLES)].flatMap((t) => detectSpans(t).map((s) => s.rule)));
+    expect([...emitted].filter((r) => r.startsWith('hidden.')).sort()).toEqual(['hidden.bidi-controls', 'hidden.tag-characters', 'hidden.zero-width']);
     expect(emitted.size).toBeGreaterThan(50);
     expect([...emitted].filter((r) => !ids.has(r))).toEqual([]);
   });
