@@ -86,11 +86,20 @@ function withSettle(store: Store, sink: AuditSink): AuditSink {
 export const AUDIT_WINDOW_MS = 5;
 /** A batch this large is inserted without waiting for the window to end. */
 export const AUDIT_MAX_BATCH = 256;
+/**
+ * Queued records past which the queue is drained on a microtask. The window and a full batch
+ * wait for the event loop's next turn; a caller that runs calls in a loop that never yields to
+ * it (tools without I/O, awaited one after another) would otherwise queue every record, and
+ * keep every envelope, until the loop ends.
+ */
+export const AUDIT_HIGH_WATER = 8 * AUDIT_MAX_BATCH;
 
 interface Queue {
   /** Records with, when cheap, their detail text: made at drain time, after the answers left. */
   entries: AuditEntry[];
   scheduled: boolean;
+  /** A drain is chained on a microtask and has not started yet. */
+  urgent: boolean;
   timer: ReturnType<typeof setTimeout> | null;
   draining: Promise<void>;
 }
@@ -100,7 +109,7 @@ const queues = new WeakMap<Store, Queue>();
 function queueOf(store: Store): Queue {
   let q = queues.get(store);
   if (q === undefined) {
-    q = { entries: [], scheduled: false, timer: null, draining: Promise.resolve() };
+    q = { entries: [], scheduled: false, urgent: false, timer: null, draining: Promise.resolve() };
     queues.set(store, q);
   }
   return q;
@@ -119,7 +128,15 @@ export function enqueueAudit(store: Store, record: AuditRecord, detailJson?: () 
 function enqueueEntry(store: Store, entry: AuditEntry): void {
   const q = queueOf(store);
   q.entries.push(entry);
-  if (q.entries.length >= AUDIT_MAX_BATCH) {
+  if (q.entries.length >= AUDIT_HIGH_WATER && !q.urgent) {
+    // The event loop has not turned for this many calls: drain without waiting for it. A timer
+    // already set stays; it finds what is queued by then.
+    q.urgent = true;
+    q.draining = q.draining.then(() => {
+      q.urgent = false;
+      return drain(store, q);
+    });
+  } else if (q.entries.length >= AUDIT_MAX_BATCH) {
     // A full batch goes now (the answers of this turn still leave first: see below).
     if (q.timer !== null) {
       clearTimeout(q.timer);
