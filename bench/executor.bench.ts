@@ -15,7 +15,9 @@
  *    an MCP outcome, SQLite with the write-behind audit sink) and a byte-copying proxy's CPU.
  *    Target: gateway ≤ executor + 2 × proxy. Beside them, a relay built on the official SDK's
  *    Server and Client with no contract: what the SDK's part of a call costs alone. (The
- *    comparison with other gateways is `npm run bench -- gateway`.)
+ *    comparison with other gateways is `npm run bench -- gateway`.) And one in-process call
+ *    timed alone, in a tight loop and with the CPU caches cold (32 MB read between calls), as a
+ *    server's call runs after it slept while its client and upstream ran.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -289,6 +291,31 @@ const inProcess = (i: number) => gwExecutor.run(gwRules, mcpInvoker, { call_id: 
 await sequential(2000, inProcess);
 const execSamples: number[] = [];
 for (let r = 0; r < 5; r++) execSamples.push((1000 * (await cpuMsAsync(async () => { await sequential(GW_CALLS, inProcess); await gwExecutor.flushAudit(); }))) / GW_CALLS);
+// The same calls as a server runs them: between two calls it sleeps while the client and the
+// upstream run, and its next call finds the CPU caches holding their data, not its own. Here
+// 32 MB are read between calls (outside the timing) and each call alone is timed, wall clock,
+// beside the same loop without the reads. The write-behind queue drains between calls.
+const junk = new Float64Array((32 << 20) / 8);
+let junkSum = 0;
+const evictCaches = (): void => { for (let j = 0; j < junk.length; j += 8) junkSum += junk[j] ?? 0; };
+const callWallUs = async (n: number, cold: boolean): Promise<number> => {
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    if (cold) evictCaches();
+    const t = performance.now();
+    await inProcess(i);
+    total += performance.now() - t;
+    await new Promise((r) => setImmediate(r));
+  }
+  return (1000 * total) / n;
+};
+const warmUs: number[] = [];
+const coldUs: number[] = [];
+for (let r = 0; r < 3; r++) {
+  warmUs.push(await callWallUs(1000, false));
+  coldUs.push(await callWallUs(1000, true));
+}
+await gwExecutor.flushAudit();
 await gwStore.close();
 rmSync(dir, { recursive: true, force: true });
 const gwUs = (side: Side) => median(gwSamples.get(side) ?? []);
@@ -296,6 +323,10 @@ const execUs = median(execSamples);
 console.log(`\nGateway CPU per call (echo tool over stdio, ${GW_CALLS} sequential calls x 3 alternated rounds, CPU of the spawned process from /proc)`);
 for (const side of Object.keys(sides) as Side[]) console.log(`  ${side.padEnd(40)}${gwUs(side).toFixed(0).padStart(7)} µs`);
 console.log(`  ${'executor in process, same result'.padEnd(40)}${execUs.toFixed(0).padStart(7)} µs`);
+const warm = median(warmUs);
+const cold = median(coldUs);
+// junkSum is printed only so the reads cannot be optimized away.
+console.log(`  one call alone (wall, audit drained apart): ${warm.toFixed(0)} µs in a tight loop, ${cold.toFixed(0)} µs with the caches cold (32 MB read between calls${junkSum < 0 ? "!" : ""}): ${(cold / warm).toFixed(1)}×`);
 const bound = execUs + 2 * gwUs('byte-copying proxy');
 // What carrying the messages through the official SDK's Server and Client costs by itself: the
 // part of the bound's gap no pipeline work can remove while the gateway is built on the SDK.
