@@ -1,4 +1,3 @@
-import { Buffer } from 'node:buffer';
 import { randomId } from '../contract/random-id.js';
 import type {
   AuditFilter, AuditRecord, HandleRecord, LedgerBegin, LedgerEntry, LedgerLease, LedgerState, ResourceMeta, ResourceWriter, StateEntry, RunEventEntry, Store,
@@ -9,6 +8,7 @@ import { decodeJson, encodeAuditRecord, encodeJson } from './json-column.js';
 import { checkLimit, checkPruneLimit, timestampMs } from './timestamps.js';
 import { memoryRetention, type MemoryEviction } from './memory-retention.js';
 import { oldestFirst } from './oldest-first.js';
+import { createSlabPacker, type Packed } from './slab-packer.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -35,7 +35,7 @@ export interface MemoryStoreOptions {
 /** One audit record, kept as UTF-8 bytes. */
 interface AuditRow {
   readonly callId: string;
-  readonly record: Buffer;
+  readonly record: Packed;
   readonly startedMs: number;
 }
 
@@ -48,27 +48,8 @@ interface StoredResource {
 /** A JSON round trip, so the memory store returns exactly what a database would. */
 const roundTrip = <T>(value: T, pointer: string): T => decodeJson(encodeJson(value, pointer)) as T;
 
-/** Bytes of one shared slab for audit texts; a larger text gets a buffer of its own. */
-const SLAB_BYTES = 256 * 1024;
-let slab = Buffer.allocUnsafe(SLAB_BYTES);
-let slabUsed = 0;
-
-/**
- * `text` as UTF-8 bytes, written into a shared slab: one off-heap allocation per many records
- * instead of one per record (each record's bytes are a view on the slab, kept alive by it).
- */
-function packText(text: string): Buffer {
-  const worst = text.length * 3; // UTF-8 bytes per UTF-16 unit, at most
-  if (worst > SLAB_BYTES / 4) return Buffer.from(text, 'utf8');
-  if (slabUsed + worst > SLAB_BYTES) {
-    slab = Buffer.allocUnsafe(SLAB_BYTES);
-    slabUsed = 0;
-  }
-  const n = slab.write(text, slabUsed, 'utf8');
-  const bytes = slab.subarray(slabUsed, slabUsed + n);
-  slabUsed += n;
-  return bytes;
-}
+// Audit texts of every memory store in the process, in slabs used again once emptied.
+const auditTexts = createSlabPacker();
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -128,14 +109,18 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       retention.onEvict({ kind: 'resource', id: oldest.meta.id, limit: retention.maxResourceBytes });
     }
   };
-  const putAudit = (callId: string, record: Buffer, startedMs: number): void => {
-    const row: AuditRow = { callId, record, startedMs };
+  const dropAudit = (row: AuditRow): void => {
+    audit.delete(row.callId);
+    auditTexts.release(row.record);
+  };
+  const putAudit = (callId: string, text: string, startedMs: number): void => {
+    const row: AuditRow = { callId, record: auditTexts.pack(text), startedMs };
     audit.set(callId, row);
     auditOrder?.add(row);
     if (audit.size <= retention.maxAuditRecords) return;
     const oldest = auditOrder?.takeOldest(isLiveAudit);
     if (oldest === undefined) return;
-    audit.delete(oldest.callId);
+    dropAudit(oldest);
     retention.onEvict({ kind: 'audit', id: oldest.callId, limit: retention.maxAuditRecords });
   };
 
@@ -303,7 +288,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       if (audit.has(record.callId)) {
         throw storeError(STORE_ERROR_CODES.auditExists, `audit record for call ${record.callId} already exists`, { callId: record.callId });
       }
-      putAudit(record.callId, packText(encodeAuditRecord(record, encoded)), startedMs);
+      putAudit(record.callId, encodeAuditRecord(record, encoded), startedMs);
     },
 
     async appendAuditAndSettle(record, encoded, key, patch) {
@@ -318,7 +303,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       const skipped: string[] = [];
       records.forEach((record, i) => {
         if (audit.has(record.callId)) skipped.push(record.callId);
-        else putAudit(record.callId, packText(encodeAuditRecord(record, encodings?.[i], `/${i}`)), startedMs[i] as number);
+        else putAudit(record.callId, encodeAuditRecord(record, encodings?.[i], `/${i}`), startedMs[i] as number);
       });
       return skipped;
     },
@@ -326,7 +311,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     async getAudit(callId) {
       open();
       const found = audit.get(callId);
-      return found === undefined ? null : (decodeJson(found.record.toString('utf8')) as AuditRecord);
+      return found === undefined ? null : (decodeJson(found.record.bytes.toString('utf8')) as AuditRecord);
     },
 
     async listAudit(filter: AuditFilter = {}) {
@@ -335,7 +320,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       const sinceMs = filter.since === undefined ? undefined : timestampMs(filter.since, '/since');
       const untilMs = filter.until === undefined ? undefined : timestampMs(filter.until, '/until');
       const rows = [...audit.values()]
-        .map((row) => ({ ...row, parsed: decodeJson(row.record.toString('utf8')) as AuditRecord }))
+        .map((row) => ({ ...row, parsed: decodeJson(row.record.bytes.toString('utf8')) as AuditRecord }))
         .filter((row) => (filter.tool === undefined || row.parsed.tool === filter.tool) && (sinceMs === undefined || row.startedMs >= sinceMs) && (untilMs === undefined || row.startedMs < untilMs))
         .sort((a, b) => a.startedMs - b.startedMs || byText(a.parsed.startedAt, b.parsed.startedAt) || byText(a.parsed.callId, b.parsed.callId))
         .map((row) => row.parsed);
@@ -348,7 +333,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       const beforeMs = timestampMs(before, '/before');
       const max = checkPruneLimit(limit);
       const old = [...audit.entries()].filter(([, row]) => row.startedMs < beforeMs).sort((a, b) => a[1].startedMs - b[1].startedMs).slice(0, max);
-      for (const [callId] of old) audit.delete(callId);
+      for (const [, row] of old) dropAudit(row);
       // The queue would otherwise hold the pruned records' bytes until they came up for dropping.
       if (old.length > 0) auditOrder?.keepOnly(isLiveAudit);
       return old.length;
