@@ -154,20 +154,21 @@ const alone = (label: string, f: () => void): [string, number] => {
   for (let i = 0; i < 2000; i++) f();
   return [label, (1000 * cpuMs(() => { for (let i = 0; i < 20_000; i++) f(); })) / 20_000];
 };
-// The call's audit record as the store got it, stored again under fresh ids (a fresh store every
-// 1,000, so the job's memory stays flat) as the pipeline stores it: the detail's JSON without
-// the envelope, the envelope's JSON (made for its digest, above) spliced on, the store's copy.
+// The call's audit record as the store got it, stored again under fresh ids as the pipeline
+// stores it: the detail's JSON without the envelope, the envelope's JSON (made for its digest,
+// above) spliced on, the store's copy. One store on its defaults, which keeps the newest 10,000
+// (a fresh store every 1,000, as before, took fresh memory for every record: 21 µs against 12).
 const recordStore = st.createMemoryStore();
 const recordExecutor = ex.createExecutor({ tools: [orderTool(run)], store: recordStore });
 await recordExecutor.call({ call_id: 'rec_1', tool_name: 'order_get', args: { id: 'o1' } }, { id: 'user_1' });
 const record = await recordStore.getAudit('rec_1');
 const recordHead = { ...(record?.detail ?? {}), envelope: undefined };
 const recordEnvelopeJson = JSON.stringify((record?.detail as { envelope?: unknown } | undefined)?.envelope);
-let sink = st.createMemoryStore();
+const sink = st.createMemoryStore({ onEvict: () => undefined });
 let stored = 0;
 const storeRecord = (): void => {
   if (record === null) return;
-  if (++stored % 1000 === 0) sink = st.createMemoryStore();
+  stored++;
   void sink.appendAudit({ ...record, callId: `r${stored}` }, { detailJson: `${JSON.stringify(recordHead).slice(0, -1)},"envelope":${recordEnvelopeJson}}` });
 };
 const jobs: [string, number][] = [
