@@ -6,7 +6,7 @@ import type { ValidateFunction } from 'ajv';
 import { TrcError, createAjv2020, escapePointerToken } from '../contract/index.js';
 // The OpenAI strict-mode rules have one definition, in the contract (the openai adapter re-exports it).
 import { checkStrictSchema, type StrictSchemaFinding } from '../contract/index.js';
-import { ignoreListProblems, UNTRUSTED_SOURCE_TYPES } from '../trust/index.js';
+import { assertToolIgnoreList, UNTRUSTED_SOURCE_TYPES } from '../trust/index.js';
 import { compileOutputSchema, outputSchemaProblem } from './output-schema.js';
 import { underData, type SchemaFinding, type ToolRules } from './rules.js';
 import type { ToolSpec } from './types.js';
@@ -60,10 +60,7 @@ export function defineTool<A = unknown, D = unknown>(spec: ToolSpec<A, D>): Tool
       data: { tool: spec.name, violations: strictViolations },
     });
   }
-  const ignored = spec.ignoreDetectorRules === undefined ? null : ignoreListProblems(spec.ignoreDetectorRules, '/ignoreDetectorRules');
-  if (ignored !== null) {
-    throw new TrcError('TOOL_DEFINITION_INVALID', `tool "${spec.name}": ${ignored.map((p) => `${p.pointer}: ${p.message}`).join('; ')}`, { data: { pointer: ignored[0]?.pointer, problems: ignored } });
-  }
+  if (spec.ignoreDetectorRules !== undefined) assertToolIgnoreList(spec.name, spec.ignoreDetectorRules);
   const validateInput = compile(spec.name, spec.input, '/input');
   if (spec.output !== undefined) {
     const problem = outputSchemaProblem(spec.output);

@@ -12,7 +12,7 @@ import { findCjkOverrides } from './cjk-phrases.js';
 import { findEncodedRuns, findEncodedRunsNear } from './encoded-payloads.js';
 import { scanMarkers } from './marker-scan.js';
 import { normalizeText } from './normalize-text.js';
-import { findPhrases, isKnownWord, tokenize, type PhraseMatcher } from './phrase-matcher.js';
+import { findPhrases, isKnownWord, tokenize, type PhraseMatcher, type PhraseRule } from './phrase-matcher.js';
 import { crossesSentence } from './sentence-break.js';
 import { describesDismissal } from './described-dismissal.js';
 import {
@@ -116,6 +116,16 @@ interface Scan {
 const NO_TOKENS = new Uint32Array(0);
 
 /**
+ * A phrase match at `text[start, end)` as a span: a strong rule that opens by describing a
+ * dismissal counts as weak, and a weak match over a sentence end is dropped.
+ */
+function pushPhrase(spans: DetectionSpan[], text: string, rule: PhraseRule, start: number, end: number): void {
+  const strong = rule.strong && !describesDismissal(text, start);
+  if (!strong && crossesSentence(text, start, end)) return;
+  spans.push({ family: rule.family, start, end, rule: rule.id, strong });
+}
+
+/**
  * Rules, markers and hidden Unicode over the text as written: only the scans `mask` (from the
  * fast path) says can fire; none at all, and no normalization, when it says none can. `read`
  * are the fast path's tokens of `text`, used instead of tokenizing it again.
@@ -127,11 +137,7 @@ function scanPlain(text: string, mask: number, read: ReturnType<typeof recordedT
   const m = phraseMatcher();
   if ((mask & TOKEN_TRIGGERS) !== 0 && read !== null) {
     if ((mask & TRIGGER.phrase) !== 0) {
-      for (const hit of findPhrases(m, read.tokens)) {
-        const strong = hit.rule.strong && !describesDismissal(text, hit.startChar);
-        if (!strong && crossesSentence(text, hit.startChar, hit.endChar)) continue;
-        spans.push({ family: hit.rule.family, start: hit.startChar, end: hit.endChar, rule: hit.rule.id, strong });
-      }
+      for (const hit of findPhrases(m, read.tokens)) pushPhrase(spans, text, hit.rule, hit.startChar, hit.endChar);
     }
     evidenceAt = read.evidenceAt;
     tokenAt = read.tokens.starts;
@@ -148,9 +154,7 @@ function scanPlain(text: string, mask: number, read: ReturnType<typeof recordedT
     if ((mask & TRIGGER.phrase) !== 0) {
       for (const hit of findPhrases(m, tokens)) {
         const [start, end] = toOriginal(hit.startChar, hit.endChar);
-        const strong = hit.rule.strong && !describesDismissal(text, start);
-        if (!strong && crossesSentence(text, start, end)) continue;
-        spans.push({ family: hit.rule.family, start, end, rule: hit.rule.id, strong });
+        pushPhrase(spans, text, hit.rule, start, end);
       }
     }
     evidenceAt = tokens.evidenceAt.map(([at, kind]) => [norm.starts[at] ?? 0, kind] as const);

@@ -15,7 +15,7 @@ export type { ToolMetadataInput, ToolMetadataFinding, ToolMetadataDetection } fr
 export { normalizeText } from './normalize-text.js';
 export type { NormalizedText, HiddenUnicode } from './normalize-text.js';
 export { isolate, UNTRUSTED_SOURCE_TYPES, DEFAULT_ALLOWED_USES, DEFAULT_FORBIDDEN_USES } from './isolate.js';
-export { detectorRuleIds, ignoreListProblems } from './rule-ids.js';
+export { assertToolIgnoreList, detectorRuleIds, ignoreListProblems } from './rule-ids.js';
 export type { IsolationRules, IsolationResult, IsolatedField } from './isolate.js';
 export { MEMBERS_MIME, externalRef, clipPointer, regionOrigins } from './regions.js';
 export { isUntrustedRef, compileGlob, matchGlob } from './pointer-glob.js';

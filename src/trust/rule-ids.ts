@@ -3,6 +3,7 @@
  * leave out (`ignoreRules`, a tool's `ignoreDetectorRules`, the gateway's
  * `ignore_detector_rules`) is checked: a misspelt id would otherwise silently ignore nothing.
  */
+import { TrcError } from '../contract/index.js';
 import { CJK_RULE_IDS } from './cjk-phrases.js';
 import { ENCODED_KINDS } from './encoded-payloads.js';
 import { PHRASE_RULES } from './instruction-phrases.js';
@@ -81,4 +82,15 @@ export function ignoreListProblems(list: unknown, pointer: string): { pointer: s
     const what = typeof entry === 'string' ? `"${entry}" names no detector rule` : 'must be a string';
     return { pointer: `${pointer}/${index}`, message: near === undefined ? `${what} (\`trc scan --list-rules\` prints them)` : `${what}; did you mean "${near}"?` };
   });
+}
+
+/**
+ * Refuse a tool's ignore list that names no rule (`TOOL_DEFINITION_INVALID`, with the first
+ * bad entry's pointer and every problem): what `defineTool` and the framework wrappers throw.
+ * @example assertToolIgnoreList('helpdesk', ['role.turnz']) // throws: did you mean "role.turn"?
+ */
+export function assertToolIgnoreList(tool: string, list: unknown): void {
+  const problems = ignoreListProblems(list, '/ignoreDetectorRules');
+  if (problems === null) return;
+  throw new TrcError('TOOL_DEFINITION_INVALID', `tool "${tool}": ${problems.map((p) => `${p.pointer}: ${p.message}`).join('; ')}`, { data: { pointer: problems[0]?.pointer, problems } });
 }

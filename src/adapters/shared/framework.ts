@@ -8,8 +8,7 @@
 import type { Budget } from '../../executor/index.js';
 import type { Envelope } from '../../contract/index.js';
 import type { ReconcileLookup } from '../../executor/index.js';
-import { TrcError } from '../../contract/index.js';
-import { createExecutor, followLinkTool, ignoreListProblems, inProcessInvoker, underData, type Executor, type Invoker, type Principal, type Risk, type TaskRun, type ToolRules } from '../../executor/index.js';
+import { createExecutor, followLinkTool, assertToolIgnoreList, inProcessInvoker, underData, type Executor, type Invoker, type Principal, type Risk, type TaskRun, type ToolRules } from '../../executor/index.js';
 import { createMemoryStore, type Store } from '../../store/index.js';
 import type { Visibility } from '../../executor/index.js';
 
@@ -98,10 +97,7 @@ export function executorOf(options: WrapperOptions): Executor {
  */
 export function frameworkRules(name: string, options: WrapperOptions): ToolRules {
   const write = options.operation !== undefined;
-  const ignored = options.ignoreDetectorRules === undefined ? null : ignoreListProblems(options.ignoreDetectorRules, '/ignoreDetectorRules');
-  if (ignored !== null) {
-    throw new TrcError('TOOL_DEFINITION_INVALID', `tool "${name}": ${ignored.map((p) => `${p.pointer}: ${p.message}`).join('; ')}`, { data: { pointer: ignored[0]?.pointer, problems: ignored } });
-  }
+  if (options.ignoreDetectorRules !== undefined) assertToolIgnoreList(name, options.ignoreDetectorRules);
   return {
     name,
     effect: write ? 'write' : 'read',
