@@ -9,6 +9,7 @@
 import { strongRule as strong, weakRule as weak, type PhraseRule } from './phrase-matcher.js';
 import { AGENT_ACTION_GROUPS, AGENT_ACTION_RULES } from './agent-action-phrases.js';
 import { PROBE_GROUPS, PROBE_RULES } from './probe-phrases.js';
+import { READER_DIRECTIVE_GROUPS, READER_DIRECTIVE_RULES } from './reader-directive-phrases.js';
 
 // Verbs dismissing what came before, in every language the lists cover.
 const DISMISS: readonly string[] = [
@@ -394,7 +395,7 @@ const BASE_RULES: readonly PhraseRule[] = [
 ];
 
 /** Named word lists used by the phrase rules (`@name`), those of probe-phrases included. */
-export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = { ...BASE_GROUPS, ...PROBE_GROUPS, ...AGENT_ACTION_GROUPS };
+export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = { ...BASE_GROUPS, ...PROBE_GROUPS, ...AGENT_ACTION_GROUPS, ...READER_DIRECTIVE_GROUPS };
 
 /** The phrase rules, probe-phrases' included. `id` is stable and appears in scan output. */
-export const PHRASE_RULES: readonly PhraseRule[] = [...BASE_RULES, ...PROBE_RULES, ...AGENT_ACTION_RULES];
+export const PHRASE_RULES: readonly PhraseRule[] = [...BASE_RULES, ...PROBE_RULES, ...AGENT_ACTION_RULES, ...READER_DIRECTIVE_RULES];

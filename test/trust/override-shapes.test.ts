@@ -12,6 +12,7 @@ const load = (name: string): Shapes => JSON.parse(readFileSync(new URL(`./fixtur
 describe.each([
   ['attacks without the usual override words', load('override-shapes.json')],
   ['an agent asked for its setup, to run code, or told exactly what to answer', load('agent-actions.json')],
+  ['text that hails its reader, voids its rules or claims to be its user', load('reader-directives.json')],
 ])('instruction detector — %s', (_, SHAPES) => {
   it.each(SHAPES.attacks.map(([text, rules]) => [rules.join(' + '), text, rules]))('%s flag %j', (_, text, rules) => {
     const d = detectInstructions(text as string);
