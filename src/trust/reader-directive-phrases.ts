@@ -1,14 +1,15 @@
 /**
  * Phrase rules for text that talks to the agent reading it in ways the other lists miss: an
- * assistant hailed "when you read this", the earlier rules declared a test or void, a claim to
- * be the real user, a standing order that assistants obey what pages say, the conversation
- * declared never to have happened, a secret asked for backwards or as the end of a sentence,
- * the setup asked for by who wrote it. Same syntax as instruction-phrases, merged into its
- * rule set.
+ * assistant hailed "when you read this", the earlier rules declared a test or planted, a claim
+ * to be the real user, a standing order that agents obey what pages say, the conversation
+ * declared never to have happened, the task or the user's question set aside, a secret asked
+ * for spelt out or backwards, the setup asked for by who wrote it, a scare or a fixed answer
+ * passed on to the user, data sent where nobody watches. Same syntax as instruction-phrases,
+ * merged into its rule set.
  *
- * Each was written from the attack's shape, checked against the benign corpora's wording; the
- * ones whose words also run through ordinary mail or manuals ("the previous instructions were
- * wrong", "repeat after me", "tell the customer") are weak: they flag only beside a second sign.
+ * Each was written from the attack's shape; the ones whose words also run through ordinary mail
+ * and manuals ("the previous instructions were wrong", "repeat after me", "tell the customer",
+ * "confirm you understand by replying") are weak: they flag only beside a second sign.
  */
 import { strongRule as strong, weakRule as weak, type PhraseRule } from './phrase-matcher.js';
 
@@ -31,6 +32,15 @@ export const READER_DIRECTIVE_GROUPS: Readonly<Record<string, readonly string[]>
   obeyer: ['ai', 'llm', 'llms', 'gpt', 'chatgpt', 'assistant', 'assistants', 'agent', 'agents', 'model', 'models', 'bot', 'bots', 'chatbot', 'chatbots'],
   // Asking for something to be handed over or put in words.
   askSetup: ['reveal', 'print', 'repeat', 'output', 'show', 'display', 'disclose', 'tell', 'give', 'share', 'recite', 'quote', 'list', 'provide', 'describe', 'explain', 'summarize', 'summarise', 'restate'],
+  // Work that hands something over the reader should not.
+  codeLang: ['python', 'code', 'bash', 'shell', 'javascript', 'js', 'sql', 'powershell', 'script'],
+  filterWord: ['filter', 'filters', 'moderator', 'moderation', 'monitor', 'guard', 'guardrail', 'guardrails', 'detector', 'classifier', 'reviewer'],
+  noticeVerb: ['notice', 'detect', 'see', 'catch', 'flag', 'block', 'spot'],
+  safeguard: ['two', '2fa', 'mfa', 'verification', 'checks', 'check', 'authentication', 'confirmation', 'confirmations', 'safeguards', 'safety', 'approval', 'approvals'],
+  disable: ['disable', 'deactivate', 'bypass', 'skip', 'suspend', 'remove'],
+  // Setting a task down (the dismissal verbs, and the plainer ones a task takes).
+  dropTask: ['ignore', 'disregard', 'forget', 'neglect', 'abandon', 'dismiss', 'overlook', 'discard', 'drop', 'abort', 'cancel', 'quit', 'ditch', 'scrap'],
+  theirMessages: ['messages', 'emails', 'queries', 'searches', 'conversations', 'chats', 'prompts', 'notes'],
   scare: ['compromised', 'hacked', 'suspended', 'locked', 'frozen', 'breached', 'disabled', 'terminated'],
 };
 
@@ -61,4 +71,35 @@ export const READER_DIRECTIVE_RULES: readonly PhraseRule[] = [
   // Told to pass a scare on to the user while doing the job it was given.
   weak('hijack.while-answering-tell-user', 'task_hijack', 'when|while|before|after ~1 @answering ~5 tell|inform|warn|notify|alert ~1 the ~1 user|reader|customer|recipient'),
   weak('hijack.account-scare', 'task_hijack', 'account|accounts|card|password ~2 is|has|have|was|were|been ~2 @scare'),
+  // What the user supposedly asked for, said for them.
+  weak('addressed.user-requested-that-you', 'addressed_to_ai', 'the ~1 @principal ~1 has|had|have ~1 requested|asked|instructed|authorized|authorised|approved ~1 that ~1 you'),
+  weak('hijack.when-user-asks-say', 'task_hijack', 'when|whenever|if ~1 the|a ~1 @principal ~1 asks|mentions|requests|says ~4 always|only|just ~1 say|reply|respond|answer|tell|claim|state'),
+  // The reader's task, or the user, set aside.
+  weak('override.dismiss-your-task', 'override', '@dropTask ~1 your ~1 task|tasks|assignment|goal|objective|mission'),
+  strong('override.dismiss-users-question', 'override', '@dismissHard ~1 the|my ~1 @principal ~2 question|questions|request|requests|query|message|input|prompt'),
+  strong('override.even-if-conflicts', 'override', 'even ~1 if ~2 it|this|that|doing ~1 conflicts|contradicts|violates|overrides|breaks|goes ~3 your ~1 @ruleNoun'),
+  weak('override.for-rest-of-conversation', 'override', 'for ~1 the ~1 rest ~1 of ~1 this|the|our ~1 conversation|chat|session'),
+  weak('hijack.every-reply-edit', 'task_hijack', 'end|start|begin|finish|sign|close|prefix|suffix ~1 every|each|all ~1 @yourOutput'),
+  weak('override.from-this-moment', 'override', 'from ~1 this|that|here ~1 moment|point'),
+  strong('override.only-take-orders-from', 'override', 'you ~2 only|now|will|must ~2 take|accept|follow|obey|answer ~1 orders|instructions|commands|directions ~1 from'),
+  weak('override.is-your-real-rules', 'override', 'is|are ~1 your ~1 real|actual|true|genuine ~1 @ruleNoun'),
+  weak('override.earlier-was-injected', 'override', 'earlier|previous|first|other|original|old ~1 one|prompt|prompts|instructions|rules ~1 was|were|is|are ~2 injected|fake|forged|planted|spoofed|tampered|compromised'),
+  strong('override.supersedes-instructions-received', 'override', '@supersede ~2 any|all|the|your ~2 @strictInstructions ~2 you ~1 received|got|were|have|had'),
+  weak('override.stop-filtering', 'override', 'stop ~1 filtering|censoring|moderating|refusing|declining'),
+  weak('addressed.urgent-update', 'addressed_to_ai', '@important ~1 security|system|policy ~1 update|notice|alert|message|directive'),
+  weak('override.disable-safeguards', 'override', '@obeyer ~2 must|should|shall|are|need ~2 @disable ~3 @safeguard'),
+  // Handing over, out of sight of whoever watches.
+  weak('hijack.translate-and-run', 'task_hijack', 'translate|convert|turn|rewrite ~4 into|to|in ~1 @codeLang ~2 and|then ~1 run|execute|eval|evaluate'),
+  weak('hijack.evade-filter', 'task_hijack', '@filterWord ~3 not|cannot|won|never|t ~1 @noticeVerb'),
+  weak('exfil.conversation-above', 'exfiltration', '@leakVerb ~2 the|this|our ~1 conversation|chat|dialogue|transcript ~1 above|history|before|earlier|so'),
+  weak('exfil.including-system-messages', 'exfiltration', 'including|include|includes|with ~2 system|hidden|developer ~1 messages|message|prompt|prompts'),
+  weak('exfil.users-recent-messages', 'exfiltration', '@principal ~2 last|previous|recent|private|past ~2 @theirMessages'),
+  weak('hijack.do-not-mention-this', 'task_hijack', 'not|never ~2 mention|reveal|disclose|tell|show ~2 this|these ~1 instruction|instructions|message|note|request|step ~2 to ~1 the|your ~1 @principal'),
+  weak('exfil.add-hidden-recipient', 'exfiltration', 'add|include|insert|put ~4 recipient|recipients|address|addresses ~6 bcc|cc'),
+  weak('hijack.regardless-of-content', 'task_hijack', 'regardless ~1 of ~2 content|contents|merit|merits|quality|facts|evidence|truth|qualifications'),
+  weak('addressed.hidden-instruction', 'addressed_to_ai', 'hidden|secret|covert ~1 instruction|instructions|directive|directives|command|commands|task'),
+  weak('addressed.confirm-by-replying', 'addressed_to_ai', 'confirm ~2 you ~1 understand|understood|agree|accept ~2 by ~1 replying|responding|saying|answering|typing'),
+  weak('hijack.then-execute-transfer', 'task_hijack', 'and|then ~2 execute|executing|perform|performing|complete|completing|process|processing ~2 the|this|that ~1 transfer|payment|transaction|wire|purchase'),
+  weak('override.grandma-exploit', 'override', 'act|pretend|roleplay|play|be ~3 deceased|late|dead ~1 grandmother|grandma|granny|grandfather|grandpa'),
+  weak('exfil.license-keys', 'exfiltration', 'windows|product|activation|license|licence|serial|steam ~1 activation|license|licence|product|serial|cd ~1 keys|key|codes'),
 ];
