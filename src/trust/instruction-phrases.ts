@@ -325,7 +325,7 @@ const BASE_RULES: readonly PhraseRule[] = [
   weak('exfil.start-of-conversation', 'exfiltration', '@leakAny ~2 the ~1 beginning|start ~1 of ~1 this|the|our ~1 conversation|chat|session'),
   weak('exfil.everything-before-this', 'exfiltration', 'everything ~2 came|comes|was|appears ~1 before ~1 this ~1 message|conversation|point|line'),
   weak('exfil.hidden-text', 'exfiltration', 'hidden|invisible|secret ~1 text|instruction|instructions|prompt|messages'),
-  weak('addressed.whoever-reads-this', 'addressed_to_ai', 'whoever|anyone|anybody ~1 reads|reading|processes|processing|summarizes|summarizing ~1 this'),
+  weak('addressed.whoever-reads-this', 'addressed_to_ai', 'whoever|anyone|anybody ~2 reads|reading|processes|processing|summarizes|summarizing ~1 this'),
   strong('override.treat-as-from-authority', 'override', 'treat|consider|regard ~5 as ~1 coming|written|sent|issued ~1 from|by ~2 @authority'),
 
   // Indirect shapes: text that steers the reader's job on the document it sits in ("when

@@ -18,7 +18,7 @@ export const READER_DIRECTIVE_GROUPS: Readonly<Record<string, readonly string[]>
   // Reading the text at hand.
   readThis: ['read', 'reads', 'see', 'sees', 'process', 'processes', 'parse', 'parses', 'receive', 'receives', 'get', 'gets', 'encounter', 'encounters', 'find', 'finds', 'scan', 'scans'],
   // Earlier rules declared to no longer count.
-  voidWord: ['test', 'fake', 'mistake', 'joke', 'trick', 'void', 'obsolete', 'invalid', 'cancelled', 'canceled', 'revoked', 'deprecated', 'superseded', 'fictional', 'decoy', 'placeholder'],
+  voidWord: ['expired', 'outdated', 'test', 'fake', 'mistake', 'joke', 'trick', 'void', 'obsolete', 'invalid', 'cancelled', 'canceled', 'revoked', 'deprecated', 'superseded', 'fictional', 'decoy', 'placeholder'],
   ruleNoun: ['instructions', 'instruction', 'rules', 'guidelines', 'directives', 'prompt', 'prompts', 'orders', 'restrictions', 'constraints', 'policies'],
   // What an agent may be told to obey.
   orderNoun: ['instructions', 'instruction', 'commands', 'command', 'directions', 'directives', 'orders', 'requests'],
@@ -41,6 +41,11 @@ export const READER_DIRECTIVE_GROUPS: Readonly<Record<string, readonly string[]>
   // Setting a task down (the dismissal verbs, and the plainer ones a task takes).
   dropTask: ['ignore', 'disregard', 'forget', 'neglect', 'abandon', 'dismiss', 'overlook', 'discard', 'drop', 'abort', 'cancel', 'quit', 'ditch', 'scrap'],
   theirMessages: ['messages', 'emails', 'queries', 'searches', 'conversations', 'chats', 'prompts', 'notes'],
+  // Hiding text from people while leaving it to the reader.
+  hiddenStyle: ['hidden', '0', '0px'],
+  // Not print: people print the text they were given.
+  leakOnly: ['output', 'repeat', 'reveal', 'recite', 'dump', 'echo', 'disclose', 'leak', 'spell'],
+  webAct: ['click', 'open', 'visit', 'follow', 'navigate', 'browse', 'download', 'log', 'sign', 'submit'],
   scare: ['compromised', 'hacked', 'suspended', 'locked', 'frozen', 'breached', 'disabled', 'terminated'],
 };
 
@@ -50,7 +55,7 @@ export const READER_DIRECTIVE_RULES: readonly PhraseRule[] = [
   weak('addressed.when-you-read-this', 'addressed_to_ai', '@aiName ~2 when|once|if|as|after ~1 you ~1 @readThis ~1 this'),
   weak('tool.call-tool-with', 'tool_call', '@callVerb ~1 the|your ~2 tool|function ~1 with|using|passing'),
   // The earlier rules were a test; the real ones follow.
-  weak('override.prior-rules-void', 'override', '@prior ~2 @ruleNoun ~1 were|are|was|is ~2 a|an|just|only|all ~1 @voidWord'),
+  weak('override.prior-rules-void', 'override', '@prior ~2 @ruleNoun ~1 were|are|was|is|have|has ~3 @voidWord'),
   weak('override.real-rules-are', 'override', 'the|your ~1 real|actual|true ~1 @ruleNoun ~1 are|is|follow'),
   strong('addressed.real-user-speaking', 'addressed_to_ai', 'this ~1 is ~1 the|your ~1 real|actual|true|genuine ~1 @trueSpeaker ~1 speaking|talking|writing'),
   weak('override.cancel-previous-request', 'override', 'cancel|drop|abort|abandon ~1 the|my|your|that ~1 previous|prior|earlier|original|last ~1 request|task|instruction|instructions|order'),
@@ -101,5 +106,35 @@ export const READER_DIRECTIVE_RULES: readonly PhraseRule[] = [
   weak('addressed.confirm-by-replying', 'addressed_to_ai', 'confirm ~2 you ~1 understand|understood|agree|accept ~2 by ~1 replying|responding|saying|answering|typing'),
   weak('hijack.then-execute-transfer', 'task_hijack', 'and|then ~2 execute|executing|perform|performing|complete|completing|process|processing ~2 the|this|that ~1 transfer|payment|transaction|wire|purchase'),
   weak('override.grandma-exploit', 'override', 'act|pretend|roleplay|play|be ~3 deceased|late|dead ~1 grandmother|grandma|granny|grandfather|grandpa'),
+  // Set aside, expired, or not applying any more.
+  weak('override.pay-no-attention', 'override', 'pay ~1 no|little ~1 attention ~1 to ~4 above|previous|prior|earlier|preceding|foregoing|system|instructions|guidance|rules'),
+  strong('override.given-rules-no-longer-apply', 'override', '@ruleNoun ~1 you ~1 were|have|had|got ~2 given|told|received|assigned|handed|provided|sent ~2 no ~1 longer ~1 apply|applies|matter|count|stand|hold'),
+  weak('override.rules-no-longer-apply', 'override', '@ruleNoun ~4 no ~1 longer ~1 apply|applies|matter|matters|count|counts|stand|stands|hold|holds'),
+  weak('override.your-rules-void', 'override', 'your ~1 @ruleNoun ~1 are|is|have|has|were ~2 @voidWord'),
+  weak('override.new-policy-is', 'override', 'the ~1 new|updated|real|current ~1 policy|rule|instruction|directive ~1 is ~1 to'),
+  weak('override.just-this-once', 'override', 'for ~1 this ~1 one|single|particular ~1 request|time|task|question|message|conversation'),
+  strong('override.treat-as-command', 'override', 'treat|consider|regard|take|handle ~4 as ~1 a|an|the ~1 command|instruction|order|directive ~2 from ~1 the|your ~1 user|human|owner|customer|admin|administrator|developer|system|operator'),
+  // Hidden from people, or said to whoever reads.
+  weak('hidden.display-none', 'addressed_to_ai', 'display ~1 none'),
+  weak('hidden.styled-away', 'addressed_to_ai', 'visibility|opacity|size ~1 @hiddenStyle'),
+  weak('addressed.vocative-command', 'addressed_to_ai', 'assistant|ai|chatbot|claude|gpt|chatgpt|copilot ~1 delete|send|forward|transfer|remove|email|share|pay|wire|buy|post|upload|reply|print|reveal|cancel'),
+  weak('addressed.ai-should-act', 'addressed_to_ai', 'the ~1 model|assistant|agent|ai|bot|llm ~1 should|must|will|needs|is ~2 @webAct'),
+  weak('hijack.login-with-saved', 'task_hijack', 'log|sign ~1 in|on|into ~4 saved|stored|cached|remembered|autofilled ~1 credentials|password|passwords|login|logins'),
+  weak('addressed.when-you-see-word', 'addressed_to_ai', 'whenever|when|if|once ~1 you ~1 see|read|encounter|find|notice|meet ~2 the ~1 word|phrase|term|string|token|keyword'),
+  weak('exfil.send-thread-to', 'exfiltration', '@sendVerb ~2 the|this|that|whole|entire|full ~1 thread|conversation|chat|inbox|history|transcript ~3 to'),
+  weak('role.end-of-content', 'role_marker', 'end ~1 of ~1 email|document|message|text|input|context|data|file|page|content|conversation|transcript'),
+  weak('hijack.reply-only-in', 'task_hijack', 'reply|respond|answer|speak|write|talk ~1 only ~1 in|with|using'),
+  // Tool calls and data the reader should not hand over.
+  weak('tool.money-action', 'tool_call', 'send|transfer|wire|pay|move ~1 money|funds|payment|payments|cash'),
+  weak('tool.next-action-call', 'tool_call', 'next ~1 action|step|task ~2 call|run|execute|invoke|trigger'),
+  weak('addressed.you-are-cleared', 'addressed_to_ai', 'you ~1 are|re|have|been ~2 cleared|authorized|authorised|permitted|allowed|approved ~1 to ~2 read|access|open|dump|print|send|share|export'),
+  weak('exfil.system-file', 'exfiltration', 'etc ~1 shadow|passwd|sudoers|hosts|ssh'),
+  weak('exfil.clipboard', 'exfiltration', 'contents|content ~1 of ~2 the|your|my ~1 clipboard|keychain|vault|wallet|environment'),
+  weak('hijack.no-matter-what-they-ask', 'task_hijack', 'no ~1 matter ~1 what ~1 they|the|he|she|anyone ~2 ask|asks|say|says|want|wants|request|requests'),
+  weak('hijack.discourage-user', 'task_hijack', 'discourage|discourages|dissuade|dissuades|deter|deters ~2 them|the|users|customers ~1 from'),
+  strong('exfil.text-you-were-given', 'exfiltration', '@leakOnly ~3 the ~1 text|words|prompt|instructions|message|messages ~1 you ~1 were|have|had|got ~1 given|sent|shown|fed'),
+  weak('exfil.what-would-instructions-say', 'exfiltration', 'what ~2 would|do|does|did ~1 your ~1 @strictInstructions ~1 say|contain|look|read|state'),
+  weak('exfil.if-you-printed-them', 'exfiltration', 'if ~1 you ~1 printed|wrote|translated|repeated|output|recited|typed ~1 them|it|they'),
+  weak('exfil.leave-nothing-out', 'exfiltration', 'leaving|leave|leaves|omitting|omit|skipping|skip ~1 nothing|none'),
   weak('exfil.license-keys', 'exfiltration', 'windows|product|activation|license|licence|serial|steam ~1 activation|license|licence|product|serial|cd ~1 keys|key|codes'),
 ];
