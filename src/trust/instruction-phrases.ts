@@ -6,7 +6,7 @@
  * strings from any corpus. A strong rule flags text on its own; weak rules flag text only when
  * two different ones fire (see `detect-instructions.ts`).
  */
-import { strongRule as strong, weakRule as weak, type PhraseRule } from './phrase-matcher.js';
+import { mergeGroups, strongRule as strong, weakRule as weak, type PhraseRule } from './phrase-matcher.js';
 import { AGENT_ACTION_GROUPS, AGENT_ACTION_RULES } from './agent-action-phrases.js';
 import { PROBE_GROUPS, PROBE_RULES } from './probe-phrases.js';
 import { READER_DIRECTIVE_GROUPS, READER_DIRECTIVE_RULES } from './reader-directive-phrases.js';
@@ -394,8 +394,8 @@ const BASE_RULES: readonly PhraseRule[] = [
   weak('hijack.grant-privileges', 'task_hijack', 'grant|give|assign|elevate ~4 @privilege ~1 @privilegeNoun'),
 ];
 
-/** Named word lists used by the phrase rules (`@name`), those of probe-phrases included. */
-export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = { ...BASE_GROUPS, ...PROBE_GROUPS, ...AGENT_ACTION_GROUPS, ...READER_DIRECTIVE_GROUPS };
+/** Named word lists used by the phrase rules (`@name`), the other rule modules' included. */
+export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = mergeGroups(BASE_GROUPS, PROBE_GROUPS, AGENT_ACTION_GROUPS, READER_DIRECTIVE_GROUPS);
 
 /** The phrase rules, probe-phrases' included. `id` is stable and appears in scan output. */
 export const PHRASE_RULES: readonly PhraseRule[] = [...BASE_RULES, ...PROBE_RULES, ...AGENT_ACTION_RULES, ...READER_DIRECTIVE_RULES];

@@ -30,6 +30,23 @@ export const strongRule = (id: string, family: string, source: string): PhraseRu
 /** A rule that flags text only beside a second, different weak rule. */
 export const weakRule = (id: string, family: string, source: string): PhraseRule => ({ id, family, strong: false, source });
 
+/**
+ * Word groups of several rule modules as one record. A name defined twice would silently replace
+ * the first list for every rule naming it (a second `actVerb` once took the base list's verbs
+ * from two of its rules), so it is refused.
+ * @example mergeGroups({ a: ['x'] }, { b: ['y'] }) // { a: ['x'], b: ['y'] }
+ */
+export function mergeGroups(...sets: readonly Readonly<Record<string, readonly string[]>>[]): Readonly<Record<string, readonly string[]>> {
+  const out: Record<string, readonly string[]> = {};
+  for (const set of sets) {
+    for (const [name, words] of Object.entries(set)) {
+      if (Object.hasOwn(out, name)) throw new Error(`phrase group @${name} is defined twice`);
+      out[name] = words;
+    }
+  }
+  return out;
+}
+
 /** A rule compiled against the vocabulary. */
 export interface CompiledPhrase extends PhraseRule {
   /** Per slot: membership table over vocabulary ids. */

@@ -46,6 +46,23 @@ export const READER_DIRECTIVE_GROUPS: Readonly<Record<string, readonly string[]>
   // Not print: people print the text they were given.
   leakOnly: ['output', 'repeat', 'reveal', 'recite', 'dump', 'echo', 'disclose', 'leak', 'spell'],
   webAct: ['click', 'open', 'visit', 'follow', 'navigate', 'browse', 'download', 'log', 'sign', 'submit'],
+  // Unmistakably AI (not "agents" or "assistants", which are also people and processes).
+  aiOnly: ['ai', 'ais', 'llm', 'llms', 'gpt', 'chatgpt', 'claude', 'gemini', 'copilot', 'chatbot', 'chatbots', 'language'],
+  readingVerb: ['reading', 'processing', 'parsing', 'summarizing', 'summarising', 'handling', 'triaging', 'reviewing', 'comparing', 'scanning', 'crawling', 'indexing', 'browsing', 'visiting', 'viewing', 'ingesting', 'analyzing', 'analysing', 'describing'],
+  modalDuty: ['must', 'should', 'shall', 'are', 'is', 'will', 'need', 'needs'],
+  // What such text has the reader do to the outside world or to its answer.
+  readerAct: [
+    'export', 'send', 'forward', 'post', 'share', 'approve', 'close', 'delete', 'revert', 'retweet', 'follow', 'subscribe',
+    'rank', 'report', 'mark', 'label', 'run', 'download', 'tell', 'say', 'respond', 'reply', 'include', 'recommend',
+    'accept', 'issue', 'omit', 'fill', 'hide', 'push', 'merge', 'transfer', 'pay', 'buy', 'click', 'visit', 'install',
+    'execute', 'upload', 'email', 'dm', 'publish', 'grant', 'remove', 'instructed', 'required', 'expected',
+  ],
+  // The ones that act on the world rather than on the answer (docs say what an LLM "must respond").
+  worldAct: [
+    'export', 'send', 'forward', 'post', 'share', 'approve', 'close', 'delete', 'revert', 'retweet', 'follow', 'subscribe',
+    'rank', 'report', 'mark', 'label', 'run', 'download', 'accept', 'issue', 'fill', 'push', 'merge', 'transfer', 'pay',
+    'buy', 'click', 'visit', 'install', 'execute', 'upload', 'email', 'dm', 'publish', 'grant', 'remove',
+  ],
   scare: ['compromised', 'hacked', 'suspended', 'locked', 'frozen', 'breached', 'disabled', 'terminated'],
 };
 
@@ -117,7 +134,7 @@ export const READER_DIRECTIVE_RULES: readonly PhraseRule[] = [
   // Hidden from people, or said to whoever reads.
   weak('hidden.display-none', 'addressed_to_ai', 'display ~1 none'),
   weak('hidden.styled-away', 'addressed_to_ai', 'visibility|opacity|size ~1 @hiddenStyle'),
-  weak('addressed.vocative-command', 'addressed_to_ai', 'assistant|ai|chatbot|claude|gpt|chatgpt|copilot ~1 delete|send|forward|transfer|remove|email|share|pay|wire|buy|post|upload|reply|print|reveal|cancel'),
+  weak('addressed.vocative-command', 'addressed_to_ai', 'assistant|ai|chatbot|claude|gpt|chatgpt|copilot ~1 delete|forward|transfer|wire|buy|dm|grant|fill|accept|approve|reveal|cancel|subscribe|pay'),
   weak('addressed.ai-should-act', 'addressed_to_ai', 'the ~1 model|assistant|agent|ai|bot|llm ~1 should|must|will|needs|is ~2 @webAct'),
   weak('hijack.login-with-saved', 'task_hijack', 'log|sign ~1 in|on|into ~4 saved|stored|cached|remembered|autofilled ~1 credentials|password|passwords|login|logins'),
   weak('addressed.when-you-see-word', 'addressed_to_ai', 'whenever|when|if|once ~1 you ~1 see|read|encounter|find|notice|meet ~2 the ~1 word|phrase|term|string|token|keyword'),
@@ -125,7 +142,7 @@ export const READER_DIRECTIVE_RULES: readonly PhraseRule[] = [
   weak('role.end-of-content', 'role_marker', 'end ~1 of ~1 email|document|message|text|input|context|data|file|page|content|conversation|transcript'),
   weak('hijack.reply-only-in', 'task_hijack', 'reply|respond|answer|speak|write|talk ~1 only ~1 in|with|using'),
   // Tool calls and data the reader should not hand over.
-  weak('tool.money-action', 'tool_call', 'send|transfer|wire|pay|move ~1 money|funds|payment|payments|cash'),
+  weak('hijack.money-action', 'task_hijack', 'send|transfer|wire|pay|move ~1 money|funds|payment|payments|cash'),
   weak('tool.next-action-call', 'tool_call', 'next ~1 action|step|task ~2 call|run|execute|invoke|trigger'),
   weak('addressed.you-are-cleared', 'addressed_to_ai', 'you ~1 are|re|have|been ~2 cleared|authorized|authorised|permitted|allowed|approved ~1 to ~2 read|access|open|dump|print|send|share|export'),
   weak('exfil.system-file', 'exfiltration', 'etc ~1 shadow|passwd|sudoers|hosts|ssh'),
@@ -136,5 +153,13 @@ export const READER_DIRECTIVE_RULES: readonly PhraseRule[] = [
   weak('exfil.what-would-instructions-say', 'exfiltration', 'what ~2 would|do|does|did ~1 your ~1 @strictInstructions ~1 say|contain|look|read|state'),
   weak('exfil.if-you-printed-them', 'exfiltration', 'if ~1 you ~1 printed|wrote|translated|repeated|output|recited|typed ~1 them|it|they'),
   weak('exfil.leave-nothing-out', 'exfiltration', 'leaving|leave|leaves|omitting|omit|skipping|skip ~1 nothing|none'),
+  // Orders to AI readers in the third person, as pages, repositories and tickets carry them.
+  strong('addressed.ai-reading-must', 'addressed_to_ai', '@aiOnly ~2 @readingVerb ~4 @modalDuty ~1 @readerAct'),
+  strong('addressed.automated-reading-must', 'addressed_to_ai', 'automated|autonomous ~1 assistants|agents|systems|bots|scanners|reviewers|tools ~1 @readingVerb ~4 @modalDuty ~1 @readerAct'),
+  weak('addressed.ai-must-act', 'addressed_to_ai', '@aiOnly ~2 must|should|shall ~2 @worldAct'),
+  weak('addressed.agents-reading-must', 'addressed_to_ai', '@obeyer ~1 @readingVerb ~4 @modalDuty ~1 @readerAct'),
+  weak('addressed.assistant-authorized', 'addressed_to_ai', 'assistant|agent|ai|bot|model ~3 is|are ~1 authorized|authorised|permitted|allowed|cleared|entitled ~1 to ~2 issue|approve|grant|refund|transfer|pay|share|send|access|delete'),
+  weak('hijack.automatically-act', 'task_hijack', 'automatically ~1 subscribe|sign|enroll|register|buy|purchase|pay|share|send|forward|approve|accept|delete'),
+  weak('hijack.omit-part', 'task_hijack', 'omit|hide|suppress|conceal|leave ~2 the|all|competitor ~1 part|parts|section|sections|mention|mentions|prices|details|information|warning|warnings'),
   weak('exfil.license-keys', 'exfiltration', 'windows|product|activation|license|licence|serial|steam ~1 activation|license|licence|product|serial|cd ~1 keys|key|codes'),
 ];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { detectInstructions } from '../../src/trust/index.js';
-import { compilePhrases, findPhrases, tokenize } from '../../src/trust/phrase-matcher.js';
+import { compilePhrases, findPhrases, mergeGroups, tokenize } from '../../src/trust/phrase-matcher.js';
 
 interface Shapes {
   attacks: [string, string[]][];
@@ -22,6 +22,16 @@ describe.each([
 
   it.each(SHAPES.ordinary.map((t) => [t]))('leaves alone %j', (text) => {
     expect(detectInstructions(text).instructional).toBe(false);
+  });
+});
+
+describe('phrase word groups of several rule modules', () => {
+  it('refuses a group name defined twice, which would replace the first list for its rules', () => {
+    expect(() => mergeGroups({ actVerb: ['send'] }, { obey: ['follow'] }, { actVerb: ['rank'] })).toThrow('phrase group @actVerb is defined twice');
+  });
+
+  it('keeps every list of distinct names as it was given', () => {
+    expect(mergeGroups({ a: ['x'] }, { b: ['y', 'z'] })).toEqual({ a: ['x'], b: ['y', 'z'] });
   });
 });
 
