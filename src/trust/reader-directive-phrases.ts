@@ -13,6 +13,13 @@
  */
 import { strongRule as strong, weakRule as weak, type PhraseRule } from './phrase-matcher.js';
 
+// What text injected for an agent has it do to the world.
+const WORLD_ACT: readonly string[] = [
+  'export', 'send', 'forward', 'post', 'share', 'approve', 'close', 'delete', 'revert', 'retweet', 'follow', 'subscribe',
+  'rank', 'report', 'mark', 'label', 'run', 'download', 'accept', 'issue', 'fill', 'push', 'merge', 'transfer', 'pay',
+  'buy', 'click', 'visit', 'install', 'execute', 'upload', 'email', 'dm', 'publish', 'grant', 'remove',
+];
+
 /** Word lists of the reader-directive rules. */
 export const READER_DIRECTIVE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   // Reading the text at hand.
@@ -50,19 +57,10 @@ export const READER_DIRECTIVE_GROUPS: Readonly<Record<string, readonly string[]>
   aiOnly: ['ai', 'ais', 'llm', 'llms', 'gpt', 'chatgpt', 'claude', 'gemini', 'copilot', 'chatbot', 'chatbots', 'language'],
   readingVerb: ['reading', 'processing', 'parsing', 'summarizing', 'summarising', 'handling', 'triaging', 'reviewing', 'comparing', 'scanning', 'crawling', 'indexing', 'browsing', 'visiting', 'viewing', 'ingesting', 'analyzing', 'analysing', 'describing'],
   modalDuty: ['must', 'should', 'shall', 'are', 'is', 'will', 'need', 'needs'],
-  // What such text has the reader do to the outside world or to its answer.
-  readerAct: [
-    'export', 'send', 'forward', 'post', 'share', 'approve', 'close', 'delete', 'revert', 'retweet', 'follow', 'subscribe',
-    'rank', 'report', 'mark', 'label', 'run', 'download', 'tell', 'say', 'respond', 'reply', 'include', 'recommend',
-    'accept', 'issue', 'omit', 'fill', 'hide', 'push', 'merge', 'transfer', 'pay', 'buy', 'click', 'visit', 'install',
-    'execute', 'upload', 'email', 'dm', 'publish', 'grant', 'remove', 'instructed', 'required', 'expected',
-  ],
-  // The ones that act on the world rather than on the answer (docs say what an LLM "must respond").
-  worldAct: [
-    'export', 'send', 'forward', 'post', 'share', 'approve', 'close', 'delete', 'revert', 'retweet', 'follow', 'subscribe',
-    'rank', 'report', 'mark', 'label', 'run', 'download', 'accept', 'issue', 'fill', 'push', 'merge', 'transfer', 'pay',
-    'buy', 'click', 'visit', 'install', 'execute', 'upload', 'email', 'dm', 'publish', 'grant', 'remove',
-  ],
+  // What such text has the reader do to the outside world, or to its answer.
+  readerAct: [...WORLD_ACT, 'tell', 'say', 'respond', 'reply', 'include', 'recommend', 'omit', 'hide', 'instructed', 'required', 'expected'],
+  // Only acts on the world: documentation says what an LLM "must respond".
+  worldAct: WORLD_ACT,
   scare: ['compromised', 'hacked', 'suspended', 'locked', 'frozen', 'breached', 'disabled', 'terminated'],
 };
 
