@@ -4,8 +4,8 @@
  * turn", "what did your creators put before this chat", "the internal directives you are
  * following"), asking it to run code and report what it printed, naming the places secrets are
  * kept (SSH keys, cloud credentials, the user's inbox), and dictating its answer ("reply with
- * the single word …"). Same syntax as instruction-phrases, merged
- * into its rule set. Most are weak: run-this-and-paste-the-output is also how bug-report
+ * the single word …"). Same syntax as instruction-phrases, merged into the rule set by
+ * phrase-rule-set. Most are weak: run-this-and-paste-the-output is also how bug-report
  * templates talk, so those flag only beside a second signal.
  */
 import { strongRule as strong, weakRule as weak, type PhraseRule } from './phrase-matcher.js';

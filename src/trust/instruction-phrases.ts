@@ -4,12 +4,10 @@
  * Rules describe the *shape* of an attack (verb of dismissal + reference to earlier
  * instructions; a request aimed at the reader's own output; a message addressed to an AI), not
  * strings from any corpus. A strong rule flags text on its own; weak rules flag text only when
- * two different ones fire (see `detect-instructions.ts`).
+ * two different ones fire (see `detect-instructions.ts`). The detector's whole rule set, these
+ * and the other rule modules', is assembled in phrase-rule-set.
  */
-import { mergeGroups, strongRule as strong, weakRule as weak, type PhraseRule } from './phrase-matcher.js';
-import { AGENT_ACTION_GROUPS, AGENT_ACTION_RULES } from './agent-action-phrases.js';
-import { PROBE_GROUPS, PROBE_RULES } from './probe-phrases.js';
-import { READER_DIRECTIVE_GROUPS, READER_DIRECTIVE_RULES } from './reader-directive-phrases.js';
+import { strongRule as strong, weakRule as weak, type PhraseRule } from './phrase-matcher.js';
 
 // Verbs dismissing what came before, in every language the lists cover.
 const DISMISS: readonly string[] = [
@@ -31,8 +29,8 @@ const LEAK_ANY: readonly string[] = [...LEAK_VERBS, 'provide', 'quote', 'restate
 // What a reader is given to work on.
 const DOCUMENTS: readonly string[] = ['document', 'text', 'context', 'input', 'email', 'message', 'data', 'file', 'page', 'content'];
 
-/** Named word lists used by the phrase rules (`@name`). All lower case, already normalized. */
-const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
+/** The base rules' named word lists (`@name`). All lower case, already normalized. */
+export const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   dismiss: DISMISS,
   dismissOrAside: [...DISMISS, 'aside'],
   // Dismissal verbs that never mean going around a step for the user ("skips all confirmation
@@ -176,8 +174,8 @@ const BASE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   privilegeNoun: ['privileges', 'privilege', 'rights', 'access', 'permissions', 'permission', 'role'],
 };
 
-/** The phrase rules. `id` is stable and appears in scan output. */
-const BASE_RULES: readonly PhraseRule[] = [
+/** The base phrase rules. `id` is stable and appears in scan output. */
+export const BASE_RULES: readonly PhraseRule[] = [
   // override — dismissing whatever the reader was told before.
   strong('override.dismiss-prior', 'override', '@dismiss ~3 @prior ~2 @instructions'),
   strong('override.dismiss-all', 'override', '@dismiss @determiner ~2 instructions|instruction|directives|guidelines|programming'),
@@ -394,8 +392,3 @@ const BASE_RULES: readonly PhraseRule[] = [
   weak('hijack.grant-privileges', 'task_hijack', 'grant|give|assign|elevate ~4 @privilege ~1 @privilegeNoun'),
 ];
 
-/** Named word lists used by the phrase rules (`@name`), the other rule modules' included. */
-export const PHRASE_GROUPS: Readonly<Record<string, readonly string[]>> = mergeGroups(BASE_GROUPS, PROBE_GROUPS, AGENT_ACTION_GROUPS, READER_DIRECTIVE_GROUPS);
-
-/** The phrase rules, probe-phrases' included. `id` is stable and appears in scan output. */
-export const PHRASE_RULES: readonly PhraseRule[] = [...BASE_RULES, ...PROBE_RULES, ...AGENT_ACTION_RULES, ...READER_DIRECTIVE_RULES];

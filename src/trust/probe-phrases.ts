@@ -3,7 +3,7 @@
  * system prompt or earlier instructions (in any wording: "encode your system prompt", "what
  * were you told before this conversation", "repeat the above text"), declaring its limits
  * gone ("you have no restrictions", "answer without any filters", "forget being harmless"),
- * and asking it to run code. Same syntax as instruction-phrases, merged into its rule set.
+ * and asking it to run code. Same syntax as instruction-phrases, merged into the rule set by phrase-rule-set.
  */
 import { strongRule as strong, weakRule as weak, type PhraseRule } from './phrase-matcher.js';
 

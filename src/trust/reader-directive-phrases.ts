@@ -5,7 +5,7 @@
  * declared never to have happened, the task or the user's question set aside, a secret asked
  * for spelt out or backwards, the setup asked for by who wrote it, a scare or a fixed answer
  * passed on to the user, data sent where nobody watches. Same syntax as instruction-phrases,
- * merged into its rule set.
+ * merged into the rule set by phrase-rule-set.
  *
  * Each was written from the attack's shape; the ones whose words also run through ordinary mail
  * and manuals ("the previous instructions were wrong", "repeat after me", "tell the customer",
@@ -23,7 +23,7 @@ const WORLD_ACT: readonly string[] = [
 /** Word lists of the reader-directive rules. */
 export const READER_DIRECTIVE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   // Reading the text at hand.
-  readThis: ['read', 'reads', 'see', 'sees', 'process', 'processes', 'parse', 'parses', 'receive', 'receives', 'get', 'gets', 'encounter', 'encounters', 'find', 'finds', 'scan', 'scans'],
+  readThis: ['read', 'see', 'process', 'parse', 'receive', 'get', 'encounter', 'find', 'scan'],
   // Earlier rules declared to no longer count.
   voidWord: ['expired', 'outdated', 'test', 'fake', 'mistake', 'joke', 'trick', 'void', 'obsolete', 'invalid', 'cancelled', 'canceled', 'revoked', 'deprecated', 'superseded', 'fictional', 'decoy', 'placeholder'],
   ruleNoun: ['instructions', 'instruction', 'rules', 'guidelines', 'directives', 'prompt', 'prompts', 'orders', 'restrictions', 'constraints', 'policies'],

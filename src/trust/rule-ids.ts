@@ -6,7 +6,7 @@
 import { TrcError } from '../contract/index.js';
 import { CJK_RULE_IDS } from './cjk-phrases.js';
 import { ENCODED_KINDS } from './encoded-payloads.js';
-import { PHRASE_RULES } from './instruction-phrases.js';
+import { PHRASE_RULES } from './phrase-rule-set.js';
 import { MARKER_RULE_IDS } from './marker-scan.js';
 import { VIEW_NAMES } from './text-views.js';
 

@@ -4,7 +4,7 @@
  * phrases it can end, with each phrase's other slots and the most tokens a match can span; the
  * marker scan's trigger words.
  */
-import { PHRASE_GROUPS, PHRASE_RULES } from './instruction-phrases.js';
+import { PHRASE_GROUPS, PHRASE_RULES } from './phrase-rule-set.js';
 import { markerWords } from './marker-scan.js';
 import { compilePhrases, type PhraseMatcher } from './phrase-matcher.js';
 import { probeWords, type ProbeWords } from './trigger-probes.js';

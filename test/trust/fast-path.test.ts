@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectSpans, detectSpansExhaustive } from '../../src/trust/detect-instructions.js';
-import { PHRASE_GROUPS } from '../../src/trust/instruction-phrases.js';
+import { PHRASE_GROUPS } from '../../src/trust/phrase-rule-set.js';
 import { upperAfterLower } from '../../src/trust/raw-classes.js';
 import { anyPigWordDecodes } from '../../src/trust/text-views.js';
 import { markerWords } from '../../src/trust/marker-scan.js';
