@@ -63,7 +63,11 @@ async function executorOf(root: string): Promise<Call> {
     input: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false },
     run: async ({ id }: { id: string }) => ({ data: { ...order, order_id: id } }),
   });
-  const executor = ex['createExecutor']!({ tools: [tool], store: st['createMemoryStore']!() }) as { call: (c: unknown, p: unknown) => Promise<unknown> };
+  // Today's memory store keeps the newest 10,000 audit records and warns on stderr as it drops
+  // older ones (this bench makes more calls than that): told to drop them quietly. The baseline's
+  // store keeps everything and ignores the option.
+  const store = st['createMemoryStore']!({ onEvict: () => undefined });
+  const executor = ex['createExecutor']!({ tools: [tool], store }) as { call: (c: unknown, p: unknown) => Promise<unknown> };
   let seq = 0;
   return (i) => executor.call({ call_id: `c${seq++}`, tool_name: 'order_get', args: { id: `o${i}` } }, { id: 'user_1' });
 }
