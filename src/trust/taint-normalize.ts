@@ -89,18 +89,39 @@ export function taintForm(text: string): string {
 const MAX_UNESCAPE_DEPTH = 2;
 
 /**
- * Every form of `text` taint compares: the text itself and its decoded escapes, each in
- * {@link taintForm}, without duplicates. At most `1 + MAX_UNESCAPE_DEPTH` linear passes.
- * @example taintViews('US13%2030') // ['us132030', 'us1330']
+ * `text` and its decoded escapes (URL `%XX`, HTML entities, `\u` escapes), nested up to
+ * {@link MAX_UNESCAPE_DEPTH} times, without repeats: the texts taint reads.
+ * @example unescapedTexts('US13%2030') // ['US13%2030', 'US13 30']
  */
-export function taintViews(text: string): string[] {
-  const views = [taintForm(text)];
+export function unescapedTexts(text: string): string[] {
+  const texts = [text];
   let current = text;
   for (let depth = 0; depth < MAX_UNESCAPE_DEPTH; depth++) {
     const decoded = unescapedView(current).text;
     if (decoded === current) break;
     current = decoded;
-    const form = taintForm(decoded);
+    texts.push(decoded);
+  }
+  return texts;
+}
+
+/**
+ * Every form of `text` taint compares: the text itself and its decoded escapes, each in
+ * {@link taintForm}, without duplicates. At most `1 + MAX_UNESCAPE_DEPTH` linear passes.
+ * @example taintViews('US13%2030') // ['us132030', 'us1330']
+ */
+export function taintViews(text: string): string[] {
+  return taintForms(unescapedTexts(text));
+}
+
+/**
+ * {@link taintForm} of each of `texts` (from {@link unescapedTexts}), without duplicates.
+ * @example taintForms(['US13%2030', 'US13 30']) // ['us132030', 'us1330']
+ */
+export function taintForms(texts: readonly string[]): string[] {
+  const views: string[] = [];
+  for (const t of texts) {
+    const form = taintForm(t);
     if (!views.includes(form)) views.push(form);
   }
   return views;

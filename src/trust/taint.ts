@@ -6,12 +6,14 @@
  * in trusted text (the user's prompt, facts from trusted sources). An IBAN copied with other
  * spacing, an address in capitals, a URL-encoded value, a value split over two fields of the
  * result, a value embedded in a longer argument and an exfiltration URL built from an untrusted
- * prefix plus trusted data are all traced. The index is built once per piece of content and
+ * prefix plus trusted data are all traced. An e-mail address too short for a window
+ * (`z@qz.io`) is traced as a whole address. The index is built once per piece of content and
  * looked up per window, so the cost is linear in the content plus the arguments.
  */
 import { formatPointer, type UntrustedContent } from '../contract/index.js';
+import { addressKeys, significantLength } from './email-addresses.js';
 import { GramTable } from './gram-table.js';
-import { TAINT_MIN_CHARS, taintViews } from './taint-normalize.js';
+import { TAINT_MIN_CHARS, taintForms, taintViews, unescapedTexts } from './taint-normalize.js';
 
 /** What kind of value a tainted argument looks like (for the words of a confirmation). */
 export type TaintKind = 'email' | 'iban' | 'url' | 'phone' | 'account_number' | 'text';
@@ -50,6 +52,25 @@ export interface TaintIndexOptions {
 }
 
 const DEFAULT_MAX_GRAMS = 2 * 1024 * 1024;
+/** Distinct short addresses kept a side (each is a few bytes; more is not a realistic run). */
+const MAX_SHORT_ADDRESSES = 65_536;
+
+/** Whether `text` may hold an address: an `@`, one full-width or small, or an escape that may spell one. */
+function mayHoldAddress(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x40 || c === 0x25 || c === 0x26 || c === 0x5c || c === 0xff20 || c === 0xfe6b) return true;
+  }
+  return false;
+}
+
+/** Keys of the addresses in `texts` (a text and its decoded escapes) too short to be traced by windows. */
+function shortAddressKeys(texts: readonly string[]): Set<string> {
+  const keys = new Set<string>();
+  if (!mayHoldAddress(texts[0] ?? '')) return keys;
+  for (const t of texts) for (const key of addressKeys(t, TAINT_MIN_CHARS)) keys.add(key);
+  return keys;
+}
 
 /** `type:id` of a content source. */
 export function taintSourceLabel(source: UntrustedContent['source']): string {
@@ -99,6 +120,9 @@ export class TaintIndex {
   private readonly untrusted: GramTable;
   private readonly trusted: GramTable;
   private readonly origins: Origin[] = [];
+  // Whole addresses too short for a window: key → the piece of content that held it first.
+  private readonly shortAddresses = new Map<string, number>();
+  private readonly trustedAddresses = new Set<string>();
 
   constructor(options: TaintIndexOptions = {}) {
     const max = options.maxGrams ?? DEFAULT_MAX_GRAMS;
@@ -109,15 +133,23 @@ export class TaintIndex {
   /** Record untrusted content (every view of its text). */
   addUntrusted(content: TaintContent): void {
     const origin: Origin = { content_id: content.content_id, source: taintSourceLabel(content.source), ...(content.call_id === undefined ? {} : { call_id: content.call_id }) };
-    for (const view of taintViews(content.text)) {
+    const texts = unescapedTexts(content.text);
+    let first = -1;
+    for (const view of taintForms(texts)) {
       const piece = this.untrusted.add(view);
       this.origins[piece] = origin;
+      if (first < 0) first = piece;
+    }
+    for (const key of shortAddressKeys(texts)) {
+      if (!this.shortAddresses.has(key) && this.shortAddresses.size < MAX_SHORT_ADDRESSES) this.shortAddresses.set(key, first);
     }
   }
 
   /** Record trusted text: a run found here is not taint, even when untrusted content has it too. */
   addTrusted(text: string): void {
-    for (const view of taintViews(text)) this.trusted.add(view);
+    const texts = unescapedTexts(text);
+    for (const view of taintForms(texts)) this.trusted.add(view);
+    for (const key of shortAddressKeys(texts)) if (this.trustedAddresses.size < MAX_SHORT_ADDRESSES) this.trustedAddresses.add(key);
   }
 
   /**
@@ -139,7 +171,7 @@ export class TaintIndex {
     const leaves = argumentLeaves(args);
     const joined = this.traceShortRuns(leaves);
     for (const [n, leaf] of leaves.entries()) {
-      const hit = this.traceLeaf(leaf.value) ?? joined.get(n) ?? null;
+      const hit = this.traceLeaf(leaf.value) ?? joined.get(n) ?? this.traceShortAddress(leaf.value);
       if (hit === null) continue;
       const origin = this.origins[hit.piece] as Origin;
       out.push({
@@ -189,6 +221,16 @@ export class TaintIndex {
       start = Math.max(end, start + 1);
     }
     return found;
+  }
+
+  /** A short address in `value` that untrusted content holds and trusted text does not, or null. */
+  private traceShortAddress(value: string): { piece: number; matched: number } | null {
+    if (this.shortAddresses.size === 0 || !mayHoldAddress(value)) return null;
+    for (const key of shortAddressKeys(unescapedTexts(value))) {
+      const piece = this.shortAddresses.get(key);
+      if (piece !== undefined && !this.trustedAddresses.has(key)) return { piece, matched: significantLength(key) };
+    }
+    return null;
   }
 
   /** The first piece holding a traced window, and how many characters are traced, or null. */
