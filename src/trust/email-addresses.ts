@@ -103,11 +103,14 @@ export function addressKeys(text: string, shorterThan = Infinity): string[] {
 }
 
 /**
- * The significant characters of an address key (its letters and digits).
+ * The significant characters of an address key or a host name (all but `@`, `.` and `-`).
  * @example significantLength('z@qz.io') // 5
  */
 export function significantLength(key: string): number {
   let n = 0;
-  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) !== 0x40 && key.charCodeAt(i) !== 0x2e) n++;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c !== 0x40 && c !== 0x2e && c !== 0x2d) n++;
+  }
   return n;
 }

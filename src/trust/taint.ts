@@ -6,12 +6,13 @@
  * in trusted text (the user's prompt, facts from trusted sources). An IBAN copied with other
  * spacing, an address in capitals, a URL-encoded value, a value split over two fields of the
  * result, a value embedded in a longer argument and an exfiltration URL built from an untrusted
- * prefix plus trusted data are all traced. An e-mail address too short for a window
- * (`z@qz.io`) is traced as a whole address. The index is built once per piece of content and
+ * prefix plus trusted data are all traced. An e-mail address or a host name too short for a
+ * window (`z@qz.io`, `https://qz.io/c`) is traced as a whole name. The index is built once per piece of content and
  * looked up per window, so the cost is linear in the content plus the arguments.
  */
 import { formatPointer, type UntrustedContent } from '../contract/index.js';
 import { addressKeys, significantLength } from './email-addresses.js';
+import { argumentHost, hostNames } from './host-names.js';
 import { GramTable } from './gram-table.js';
 import { TAINT_MIN_CHARS, taintForms, taintViews, unescapedTexts } from './taint-normalize.js';
 
@@ -52,24 +53,42 @@ export interface TaintIndexOptions {
 }
 
 const DEFAULT_MAX_GRAMS = 2 * 1024 * 1024;
-/** Distinct short addresses kept a side (each is a few bytes; more is not a realistic run). */
-const MAX_SHORT_ADDRESSES = 65_536;
+/** Distinct short names kept a side (each is a few bytes; more is not a realistic run). */
+const MAX_SHORT_NAMES = 65_536;
 
-/** Whether `text` may hold an address: an `@`, one full-width or small, or an escape that may spell one. */
-function mayHoldAddress(text: string): boolean {
+/** Whether `text` may hold a name traced whole: an `@` (one full-width or small), a dot, or an escape that may spell them. */
+function mayHoldName(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x40 || c === 0x25 || c === 0x26 || c === 0x5c || c === 0xff20 || c === 0xfe6b) return true;
+    if (c === 0x40 || c === 0x2e || c === 0x25 || c === 0x26 || c === 0x5c || c === 0xff20 || c === 0xfe6b) return true;
   }
   return false;
 }
 
-/** Keys of the addresses in `texts` (a text and its decoded escapes) too short to be traced by windows. */
-function shortAddressKeys(texts: readonly string[]): Set<string> {
-  const keys = new Set<string>();
-  if (!mayHoldAddress(texts[0] ?? '')) return keys;
-  for (const t of texts) for (const key of addressKeys(t, TAINT_MIN_CHARS)) keys.add(key);
-  return keys;
+/**
+ * Names too short for a window that taint compares whole, in `texts` (a text and its decoded
+ * escapes): e-mail addresses (`z@qz.io`) and host names (`qz.io`).
+ */
+function shortNames(texts: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  if (!mayHoldName(texts[0] ?? '')) return names;
+  for (const t of texts) {
+    for (const key of addressKeys(t, TAINT_MIN_CHARS)) names.add(key);
+    for (const host of hostNames(t, TAINT_MIN_CHARS)) names.add(host);
+  }
+  return names;
+}
+
+/** The short names an argument holds: the addresses in it, and the host it names (a URL's, or itself). */
+function argumentNames(value: string): Set<string> {
+  const names = new Set<string>();
+  if (!mayHoldName(value)) return names;
+  for (const t of unescapedTexts(value)) {
+    for (const key of addressKeys(t, TAINT_MIN_CHARS)) names.add(key);
+    const host = argumentHost(t);
+    if (host !== null && significantLength(host) < TAINT_MIN_CHARS) names.add(host);
+  }
+  return names;
 }
 
 /** `type:id` of a content source. */
@@ -120,9 +139,9 @@ export class TaintIndex {
   private readonly untrusted: GramTable;
   private readonly trusted: GramTable;
   private readonly origins: Origin[] = [];
-  // Whole addresses too short for a window: key → the piece of content that held it first.
-  private readonly shortAddresses = new Map<string, number>();
-  private readonly trustedAddresses = new Set<string>();
+  // Names too short for a window, compared whole: name → the piece of content that held it first.
+  private readonly shortNames = new Map<string, number>();
+  private readonly trustedNames = new Set<string>();
 
   constructor(options: TaintIndexOptions = {}) {
     const max = options.maxGrams ?? DEFAULT_MAX_GRAMS;
@@ -140,8 +159,8 @@ export class TaintIndex {
       this.origins[piece] = origin;
       if (first < 0) first = piece;
     }
-    for (const key of shortAddressKeys(texts)) {
-      if (!this.shortAddresses.has(key) && this.shortAddresses.size < MAX_SHORT_ADDRESSES) this.shortAddresses.set(key, first);
+    for (const name of shortNames(texts)) {
+      if (!this.shortNames.has(name) && this.shortNames.size < MAX_SHORT_NAMES) this.shortNames.set(name, first);
     }
   }
 
@@ -149,7 +168,7 @@ export class TaintIndex {
   addTrusted(text: string): void {
     const texts = unescapedTexts(text);
     for (const view of taintForms(texts)) this.trusted.add(view);
-    for (const key of shortAddressKeys(texts)) if (this.trustedAddresses.size < MAX_SHORT_ADDRESSES) this.trustedAddresses.add(key);
+    for (const name of shortNames(texts)) if (this.trustedNames.size < MAX_SHORT_NAMES) this.trustedNames.add(name);
   }
 
   /**
@@ -171,7 +190,7 @@ export class TaintIndex {
     const leaves = argumentLeaves(args);
     const joined = this.traceShortRuns(leaves);
     for (const [n, leaf] of leaves.entries()) {
-      const hit = this.traceLeaf(leaf.value) ?? joined.get(n) ?? this.traceShortAddress(leaf.value);
+      const hit = this.traceLeaf(leaf.value) ?? joined.get(n) ?? this.traceShortName(leaf.value);
       if (hit === null) continue;
       const origin = this.origins[hit.piece] as Origin;
       out.push({
@@ -223,12 +242,12 @@ export class TaintIndex {
     return found;
   }
 
-  /** A short address in `value` that untrusted content holds and trusted text does not, or null. */
-  private traceShortAddress(value: string): { piece: number; matched: number } | null {
-    if (this.shortAddresses.size === 0 || !mayHoldAddress(value)) return null;
-    for (const key of shortAddressKeys(unescapedTexts(value))) {
-      const piece = this.shortAddresses.get(key);
-      if (piece !== undefined && !this.trustedAddresses.has(key)) return { piece, matched: significantLength(key) };
+  /** A short name in `value` (an address, a host) that untrusted content holds and trusted text does not, or null. */
+  private traceShortName(value: string): { piece: number; matched: number } | null {
+    if (this.shortNames.size === 0) return null;
+    for (const name of argumentNames(value)) {
+      const piece = this.shortNames.get(name);
+      if (piece !== undefined && !this.trustedNames.has(name)) return { piece, matched: significantLength(name) };
     }
     return null;
   }
