@@ -68,6 +68,13 @@ export function argumentHost(value: string): string | null {
     for (let i = 0; i < v.length; i++) if (!isHostUnit(v.charCodeAt(i))) return null;
     return hostIn(v, 0, v.length);
   }
+  // The URL must start the argument (a scheme, then `://`): hosts inside longer text are left
+  // to the windows.
+  if (scheme === 0) return null;
+  for (let i = 0; i < scheme; i++) {
+    const c = v.charCodeAt(i);
+    if (!(isLetter(c) || (i > 0 && (isDigit(c) || c === 0x2b || c === 0x2d || c === 0x2e)))) return null;
+  }
   let end = scheme + 3;
   // Skip credentials (`user:pass@`) before the host.
   const slash = v.indexOf('/', end);
