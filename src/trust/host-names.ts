@@ -76,9 +76,10 @@ export function argumentHost(value: string): string | null {
     if (!(isLetter(c) || (i > 0 && (isDigit(c) || c === 0x2b || c === 0x2d || c === 0x2e)))) return null;
   }
   let end = scheme + 3;
-  // Skip credentials (`user:pass@`) before the host.
-  const slash = v.indexOf('/', end);
-  const at = v.lastIndexOf('@', slash < 0 ? v.length : slash);
+  // Skip credentials (`user:pass@`) before the host; the authority ends at the path, query or fragment.
+  let authority = end;
+  while (authority < v.length && v[authority] !== '/' && v[authority] !== '?' && v[authority] !== '#') authority++;
+  const at = v.lastIndexOf('@', authority - 1);
   if (at >= end) end = at + 1;
   const start = end;
   while (end < v.length && isHostUnit(v.charCodeAt(end))) end++;

@@ -17,6 +17,7 @@ describe('host names in free text', () => {
     expect(argumentHost('https://QZ.io:8443/c?d=1')).toBe('qz.io');
     expect(argumentHost('https://user:p@ss@qz.io/x')).toBe('qz.io');
     expect(argumentHost('  qz.io ')).toBe('qz.io');
+    expect(argumentHost('https://qz.io?u=a@b.co#x@y.io')).toBe('qz.io');
     for (const v of ['see qz.io', 'a@qz.io', 'https:///x', 'mailto:z@qz.io', 'v1.2', 'see https://qz.io', '://qz.io']) expect(argumentHost(v), v).toBeNull();
   });
 
