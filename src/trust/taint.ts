@@ -11,7 +11,7 @@
  * looked up per window, so the cost is linear in the content plus the arguments.
  */
 import { formatPointer, type UntrustedContent } from '../contract/index.js';
-import { addressKeys, significantLength } from './email-addresses.js';
+import { addressKeys, significantLength, speltOutView } from './email-addresses.js';
 import { argumentHost, hostNames } from './host-names.js';
 import { GramTable } from './gram-table.js';
 import { TAINT_MIN_CHARS, taintForms, taintViews, unescapedTexts } from './taint-normalize.js';
@@ -67,14 +67,18 @@ function mayHoldName(text: string): boolean {
 
 /**
  * Names too short for a window that taint compares whole, in `texts` (a text and its decoded
- * escapes): e-mail addresses (`z@qz.io`) and host names (`qz.io`).
+ * escapes) and in their spelt-out forms (`q [at] zq [dot] io`): e-mail addresses (`z@qz.io`)
+ * and host names (`qz.io`).
  */
 function shortNames(texts: readonly string[]): Set<string> {
   const names = new Set<string>();
-  if (!mayHoldName(texts[0] ?? '')) return names;
-  for (const t of texts) {
-    for (const key of addressKeys(t, TAINT_MIN_CHARS)) names.add(key);
-    for (const host of hostNames(t, TAINT_MIN_CHARS)) names.add(host);
+  for (const text of texts) {
+    const spelt = speltOutView(text);
+    for (const t of spelt === null ? [text] : [text, spelt]) {
+      if (!mayHoldName(t)) continue;
+      for (const key of addressKeys(t, TAINT_MIN_CHARS)) names.add(key);
+      for (const host of hostNames(t, TAINT_MIN_CHARS)) names.add(host);
+    }
   }
   return names;
 }

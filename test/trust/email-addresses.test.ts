@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addressKeys, emailAddresses, significantLength } from '../../src/trust/email-addresses.js';
+import { addressKeys, emailAddresses, significantLength, speltOutView } from '../../src/trust/email-addresses.js';
 import { growth, LINEAR_BOUND_10X } from '../helpers/cpu-time.js';
 
 describe('e-mail addresses in free text', () => {
@@ -22,6 +22,15 @@ describe('e-mail addresses in free text', () => {
     expect(addressKeys('ｚ＠ｑｚ．ｉｏ')).toEqual(['z@qz.io']);
     expect(addressKeys('z\u200b@q\u200bz.io')).toEqual(['z@qz.io']);
     expect(significantLength('z@qz.io')).toBe(5);
+  });
+
+  it('reads addresses and hosts spelt out to hide them', () => {
+    expect(speltOutView('mail q [at] zq [dot] io now')).toBe('mail q@zq.io now');
+    expect(speltOutView('Q (AT) ZQ (DOT) IO, or q at zq dot io.')).toBe('Q@ZQ.IO, or q@zq.io.');
+    expect(speltOutView('visit qz dot io')).toBe('visit qz.io');
+    // No separator, or one that is only part of a word: nothing to read.
+    expect(speltOutView('we met at noon')).toBeNull();
+    expect(speltOutView('the dotted line, a dot')).toBe('the dotted line, a dot');
   });
 
   it('finds an address set anywhere among other words (property)', () => {
@@ -52,6 +61,10 @@ describe('e-mail addresses in free text', () => {
     ];
     for (const make of shapes) expect(growth(make, emailAddresses, 100_000, 1_000_000)).toBeLessThan(LINEAR_BOUND_10X);
     // Keys of short addresses, folded from full-width and zero-width forms first.
+    // Spelt-out separators, and long runs of spaces and brackets beside the word `dot`.
+    for (const make of [(n: number) => ' [at] x dot '.repeat(n / 12), (n: number) => `dot${' ['.repeat(n / 2)}`, (n: number) => `dot [${' '.repeat(n)}`]) {
+      expect(growth(make, speltOutView, 100_000, 1_000_000)).toBeLessThan(LINEAR_BOUND_10X);
+    }
     const folded = (n: number) => 'ｚ＠ｑ\u200bｚ．ｉｏ '.repeat(n / 9);
     expect(growth(folded, (t: string) => addressKeys(t, 6), 100_000, 1_000_000)).toBeLessThan(LINEAR_BOUND_10X);
   });
