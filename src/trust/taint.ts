@@ -7,13 +7,14 @@
  * spacing, an address in capitals, a URL-encoded value, a value split over two fields of the
  * result, a value embedded in a longer argument and an exfiltration URL built from an untrusted
  * prefix plus trusted data are all traced. An e-mail address or a host name too short for a
- * window (`z@qz.io`, `https://qz.io/c`) is traced as a whole name. The index is built once per piece of content and
- * looked up per window, so the cost is linear in the content plus the arguments.
+ * window (`z@qz.io`, `https://qz.io/c`) is traced as a whole name (short-names). The index is
+ * built once per piece of content and looked up per window, so the cost is linear in the
+ * content plus the arguments.
  */
 import { formatPointer, type UntrustedContent } from '../contract/index.js';
-import { addressKeys, significantLength, speltOutView } from './email-addresses.js';
-import { argumentHost, hostNames } from './host-names.js';
+import { significantLength } from './email-addresses.js';
 import { GramTable } from './gram-table.js';
+import { argumentNames, shortNames } from './short-names.js';
 import { TAINT_MIN_CHARS, taintForms, taintViews, unescapedTexts } from './taint-normalize.js';
 
 /** What kind of value a tainted argument looks like (for the words of a confirmation). */
@@ -55,46 +56,6 @@ export interface TaintIndexOptions {
 const DEFAULT_MAX_GRAMS = 2 * 1024 * 1024;
 /** Distinct short names kept a side (each is a few bytes; more is not a realistic run). */
 const MAX_SHORT_NAMES = 65_536;
-
-/** Whether `text` may hold a name traced whole: an `@` (one full-width or small), a dot, or an escape that may spell them. */
-function mayHoldName(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x40 || c === 0x2e || c === 0x25 || c === 0x26 || c === 0x5c || c === 0xff20 || c === 0xfe6b) return true;
-  }
-  return false;
-}
-
-/**
- * Names too short for a window that taint compares whole, in `texts` (a text and its decoded
- * escapes) and in their spelt-out forms (`q [at] zq [dot] io`): e-mail addresses (`z@qz.io`)
- * and host names (`qz.io`).
- */
-function shortNames(texts: readonly string[]): Set<string> {
-  const names = new Set<string>();
-  for (const text of texts) {
-    const spelt = speltOutView(text);
-    for (const t of spelt === null ? [text] : [text, spelt]) {
-      if (!mayHoldName(t)) continue;
-      for (const key of addressKeys(t, TAINT_MIN_CHARS)) names.add(key);
-      for (const host of hostNames(t, TAINT_MIN_CHARS)) names.add(host);
-    }
-  }
-  return names;
-}
-
-/** The short names an argument holds: the addresses in it, and the host it names (a URL's, or itself). */
-function argumentNames(value: string): Set<string> {
-  const names = new Set<string>();
-  if (!mayHoldName(value)) return names;
-  for (const t of unescapedTexts(value)) {
-    for (const key of addressKeys(t, TAINT_MIN_CHARS)) names.add(key);
-    const host = argumentHost(t);
-    if (host !== null && significantLength(host) < TAINT_MIN_CHARS) names.add(host);
-  }
-  return names;
-}
-
 /** `type:id` of a content source. */
 export function taintSourceLabel(source: UntrustedContent['source']): string {
   return typeof source === 'string' ? source : `${source.type}:${source.id}`;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addressKeys, emailAddresses, significantLength, speltOutView } from '../../src/trust/email-addresses.js';
+import { addressKeys, emailAddresses, significantLength } from '../../src/trust/email-addresses.js';
+import { speltOutView } from '../../src/trust/short-names.js';
 import { growth, LINEAR_BOUND_10X } from '../helpers/cpu-time.js';
 
 describe('e-mail addresses in free text', () => {
