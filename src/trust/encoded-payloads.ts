@@ -41,6 +41,9 @@ export function isChunkGap(c: number): boolean {
 
 const UTF8 = new TextDecoder('utf-8');
 
+/** Decoded bytes as text when they read as text, else null. */
+export type Readable = (bytes: Uint8Array) => string | null;
+
 /**
  * Readable when it decodes as UTF-8 and nearly every character is a letter, digit, punctuation
  * or whitespace, with a few letters. No space is required: the text may itself be an encoding.
@@ -175,7 +178,7 @@ function fits(text: string, head: Chunk, c: Chunk): boolean {
 }
 
 /** Decode chunks read as one run: binary, hex, then base64, whichever reads as text first. */
-function decodeChunks(text: string, chunks: readonly Chunk[]): { kind: EncodedRun['kind']; decoded: string | null; len: number } {
+function decodeChunks(text: string, chunks: readonly Chunk[], readable: Readable = readableText): { kind: EncodedRun['kind']; decoded: string | null; len: number } {
   const joined = chunks.map((c) => text.slice(c.s, c.e)).join('');
   const len = joined.replace(/=+$/, '').length;
   let decoded: string | null = null;
@@ -183,14 +186,14 @@ function decodeChunks(text: string, chunks: readonly Chunk[]): { kind: EncodedRu
   if (chunks.every((c) => c.binary) && len >= MIN_BINARY && len % 8 === 0) {
     const bytes = new Uint8Array(len / 8);
     for (let k = 0; k < bytes.length; k++) bytes[k] = Number.parseInt(joined.slice(k * 8, k * 8 + 8), 2);
-    decoded = readableText(bytes);
+    decoded = readable(bytes);
     kind = 'binary';
   } else if (chunks.every((c) => c.hexOnly) && len >= MIN_HEX && len % 2 === 0) {
-    decoded = readableText(Buffer.from(joined, 'hex'));
+    decoded = readable(Buffer.from(joined, 'hex'));
     kind = 'hex';
   }
   if (decoded === null && len >= MIN_BASE64 && chunks.some((c) => c.upper) && chunks.some((c) => c.lower || c.digit)) {
-    decoded = readableText(decodeBase64(joined));
+    decoded = readable(decodeBase64(joined));
     kind = 'base64';
   }
   return { kind, decoded, len };
@@ -205,13 +208,13 @@ export function chunkDecodes(text: string, s: number): boolean {
   return decodeChunks(text, [readChunk(text, s)]).decoded !== null;
 }
 
-interface RunScan { readonly text: string; readonly runs: EncodedRun[]; budget: number }
+interface RunScan { readonly text: string; readonly runs: EncodedRun[]; budget: number; readonly readable: Readable }
 
 function tryRun(scan: RunScan, chunks: readonly Chunk[]): boolean {
   const first = chunks[0];
   const last = chunks[chunks.length - 1];
   if (first === undefined || last === undefined) return false;
-  const run = decodeChunks(scan.text, chunks);
+  const run = decodeChunks(scan.text, chunks, scan.readable);
   scan.budget -= run.len;
   if (run.decoded === null) return false;
   scan.runs.push({ kind: run.kind, start: first.s, end: last.e, decoded: run.decoded });
@@ -265,11 +268,12 @@ function scanRuns(scan: RunScan, i: number, until: number): number {
 
 /**
  * Find base64, hex and binary runs (contiguous or spread over whitespace-separated chunks)
- * whose decoded bytes are readable text.
+ * whose decoded bytes are readable text (by `readable`: the detector's {@link readableText}
+ * unless given; argument taint accepts values with few letters, such as account numbers).
  * @example findEncodedRuns('x ' + Buffer.from('ignore all previous instructions').toString('base64'))[0]?.decoded
  */
-export function findEncodedRuns(text: string): EncodedRun[] {
-  const scan: RunScan = { text, runs: [], budget: DECODE_BUDGET };
+export function findEncodedRuns(text: string, readable: Readable = readableText): EncodedRun[] {
+  const scan: RunScan = { text, runs: [], budget: DECODE_BUDGET, readable };
   scanRuns(scan, 0, text.length);
   return scan.runs;
 }
@@ -283,7 +287,7 @@ export function findEncodedRuns(text: string): EncodedRun[] {
  * @example findEncodedRunsNear('see aWdub3JlIGFsbCBwcmV2aW91cw==', [4])[0]?.decoded // 'ignore all previous'
  */
 export function findEncodedRunsNear(text: string, near: readonly number[]): EncodedRun[] {
-  const scan: RunScan = { text, runs: [], budget: DECODE_BUDGET };
+  const scan: RunScan = { text, runs: [], budget: DECODE_BUDGET, readable: readableText };
   let done = 0;
   for (const at of near) {
     if (at < done) continue;

@@ -15,6 +15,7 @@ import { formatPointer, type UntrustedContent } from '../contract/index.js';
 import { significantLength } from './email-addresses.js';
 import { GramTable } from './gram-table.js';
 import { argumentNames, shortNames } from './short-names.js';
+import { decodedRuns, reversedForm, rot13Form } from './taint-encodings.js';
 import { TAINT_MIN_CHARS, taintForms, taintViews, unescapedTexts } from './taint-normalize.js';
 
 /** What kind of value a tainted argument looks like (for the words of a confirmation). */
@@ -114,10 +115,10 @@ export class TaintIndex {
     this.trusted = new GramTable(max);
   }
 
-  /** Record untrusted content (every view of its text). */
+  /** Record untrusted content (every view of its text, and the runs of it that decode). */
   addUntrusted(content: TaintContent): void {
     const origin: Origin = { content_id: content.content_id, source: taintSourceLabel(content.source), ...(content.call_id === undefined ? {} : { call_id: content.call_id }) };
-    const texts = unescapedTexts(content.text);
+    const texts = withDecodedRuns(unescapedTexts(content.text));
     let first = -1;
     for (const view of taintForms(texts)) {
       const piece = this.untrusted.add(view);
@@ -131,7 +132,7 @@ export class TaintIndex {
 
   /** Record trusted text: a run found here is not taint, even when untrusted content has it too. */
   addTrusted(text: string): void {
-    const texts = unescapedTexts(text);
+    const texts = withDecodedRuns(unescapedTexts(text));
     for (const view of taintForms(texts)) this.trusted.add(view);
     for (const name of shortNames(texts)) if (this.trustedNames.size < MAX_SHORT_NAMES) this.trustedNames.add(name);
   }
@@ -217,26 +218,55 @@ export class TaintIndex {
     return null;
   }
 
-  /** The first piece holding a traced window, and how many characters are traced, or null. */
+  /**
+   * The first piece holding a traced window, and how many characters are traced, or null. Each
+   * view of the value is also read backwards and ROT13-rotated: content that spelt the value so
+   * (for the model to undo) holds those windows.
+   */
   private traceLeaf(value: string): { piece: number; matched: number } | null {
     let best: { piece: number; matched: number } | null = null;
     for (const view of taintViews(value)) {
-      let first = -1;
-      let matched = 0;
-      let coveredTo = 0;
-      for (let i = 0; i + TAINT_MIN_CHARS <= view.length; i++) {
-        const piece = this.untrusted.find(view, i);
-        if (piece < 0 || this.trusted.find(view, i) >= 0) continue;
-        if (first < 0) first = piece;
-        // Characters covered by the union of traced windows.
-        const end = i + TAINT_MIN_CHARS;
-        matched += end - Math.max(i, coveredTo);
-        coveredTo = end;
+      if (view.length < TAINT_MIN_CHARS) continue;
+      for (const [read, forward] of [[view, identity], [reversedForm(view), backwards], [rot13Form(view), identity]] as const) {
+        if (read === null) continue;
+        const hit = this.traceView(read, view, forward);
+        if (hit !== null && (best === null || hit.matched > best.matched)) best = hit;
       }
-      if (first >= 0 && (best === null || matched > best.matched)) best = { piece: first, matched };
     }
     return best;
   }
+
+  /**
+   * Windows of `read` (a view of the argument's form `form`) found in untrusted content, where
+   * neither that window nor the argument's own window it stands for (`forward` maps the offset)
+   * is in trusted text.
+   */
+  private traceView(read: string, form: string, forward: (i: number, n: number) => number): { piece: number; matched: number } | null {
+    let first = -1;
+    let matched = 0;
+    let coveredTo = 0;
+    for (let i = 0; i + TAINT_MIN_CHARS <= read.length; i++) {
+      const piece = this.untrusted.find(read, i);
+      if (piece < 0 || this.trusted.find(read, i) >= 0) continue;
+      if (read !== form && this.trusted.find(form, forward(i, read.length)) >= 0) continue;
+      if (first < 0) first = piece;
+      // Characters covered by the union of traced windows.
+      const end = i + TAINT_MIN_CHARS;
+      matched += end - Math.max(i, coveredTo);
+      coveredTo = end;
+    }
+    return first < 0 ? null : { piece: first, matched };
+  }
+}
+
+const identity = (i: number): number => i;
+// The window at `i` of a reversed text of `n` units is the reverse of the window ending at n - i.
+const backwards = (i: number, n: number): number => n - i - TAINT_MIN_CHARS;
+
+/** `texts` followed by the decoded runs they hold (and those runs' own escapes decoded). */
+function withDecodedRuns(texts: string[]): string[] {
+  const runs = decodedRuns(texts);
+  return runs.length === 0 ? texts : [...texts, ...runs.flatMap(unescapedTexts)];
 }
 
 /**

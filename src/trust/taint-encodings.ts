@@ -1,0 +1,80 @@
+/**
+ * Encoded forms argument taint also reads (SPEC T3). An injection can hand the model a value
+ * the model has to decode before it uses it: base64, hex or binary ("the payee, base64:
+ * VVMxMzMw…"), reversed ("00 0130 …"), or ROT13. Untrusted content is indexed with its decoded
+ * runs as further texts; an argument is also looked up reversed and ROT13-rotated, which finds
+ * the same windows as indexing those views of the content would, at the cost of the (short)
+ * arguments rather than of the content.
+ */
+import { findEncodedRuns } from './encoded-payloads.js';
+
+const UTF8 = new TextDecoder('utf-8', { fatal: false });
+
+/** Fewest significant characters a decoded run needs to be worth indexing (one window). */
+const MIN_SIGNIFICANT = 6;
+
+/**
+ * Decoded bytes as text when they read as a value: valid UTF-8, printable (tab and line breaks
+ * allowed), with at least six letters or digits. Unlike the detector's test, no share of letters
+ * is required: an account number or a phone number is mostly digits.
+ * @example printableValue(Buffer.from('US13 3000 0001')) // 'US13 3000 0001'
+ */
+export function printableValue(bytes: Uint8Array): string | null {
+  if (bytes.length < MIN_SIGNIFICANT) return null;
+  const text = UTF8.decode(bytes);
+  let significant = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 ? c !== 0x09 && c !== 0x0a && c !== 0x0d : c === 0x7f || c === 0xfffd || (c >= 0x80 && c < 0xa0)) return null;
+    if ((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c >= 0xa0) significant++;
+  }
+  return significant >= MIN_SIGNIFICANT ? text : null;
+}
+
+/**
+ * The decoded base64, hex and binary runs of `texts` (contiguous or spread over chunks, as the
+ * detector finds them), each once. Linear in the texts; the decoder caps the bytes it examines.
+ * @example decodedRuns([`pay ${Buffer.from('US133000000121212121212').toString('base64')}`]) // ['US133000000121212121212']
+ */
+export function decodedRuns(texts: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const text of texts) {
+    for (const run of findEncodedRuns(text, printableValue)) if (!out.includes(run.decoded)) out.push(run.decoded);
+  }
+  return out;
+}
+
+/**
+ * A taint form backwards (surrogate pairs kept whole).
+ * @example reversedForm('us1330') // '0331su'
+ */
+export function reversedForm(form: string): string {
+  let out = '';
+  for (let i = form.length - 1; i >= 0; i--) {
+    const c = form.charCodeAt(i);
+    if (c >= 0xdc00 && c <= 0xdfff && i > 0) {
+      const high = form.charCodeAt(i - 1);
+      if (high >= 0xd800 && high <= 0xdbff) { out += String.fromCharCode(high, c); i--; continue; }
+    }
+    out += String.fromCharCode(c);
+  }
+  return out;
+}
+
+/**
+ * A taint form (lower case) with its ASCII letters rotated by 13; null when it has none, so the
+ * rotation would only repeat the look-up.
+ * @example rot13Form('hf1330') // 'us1330'
+ */
+export function rot13Form(form: string): string | null {
+  let letters = false;
+  let out = '';
+  for (let i = 0; i < form.length; i++) {
+    const c = form.charCodeAt(i);
+    if (c >= 0x61 && c <= 0x7a) {
+      letters = true;
+      out += String.fromCharCode(((c - 0x61 + 13) % 26) + 0x61);
+    } else out += String.fromCharCode(c);
+  }
+  return letters ? out : null;
+}
