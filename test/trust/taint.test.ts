@@ -211,6 +211,16 @@ describe('taint by value flow', () => {
     expect(printableValue(Buffer.from('123456'))).toBe('123456');
     expect(printableValue(Buffer.from('12-34'))).toBeNull();
   });
+  it('takes any content and any arguments without throwing, encoded runs included (fuzz)', () => {
+    // Content mixing free text with base64 and hex of arbitrary bytes, and arbitrary JSON arguments.
+    const encoded = fc.uint8Array({ minLength: 6, maxLength: 60 }).chain((b) => fc.constantFrom(Buffer.from(b).toString('base64'), Buffer.from(b).toString('hex'), Buffer.from(b).toString('base64url')));
+    const content = fc.array(fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), encoded), { maxLength: 8 }).map((parts) => parts.join(' '));
+    fc.assert(fc.property(content, content, fc.jsonValue({ maxDepth: 3 }), (u, t, args) => {
+      const index = indexOf(u, [t]);
+      for (const finding of index.taintOf(args)) expect(finding.content_id).toBe('uc_bill');
+      for (const run of decodedRuns([u])) expect(printableValue(Buffer.from(run))).toBe(run);
+    }), { numRuns: 300 });
+  });
 });
 
 describe('taint cost', () => {
