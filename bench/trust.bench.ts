@@ -86,6 +86,25 @@ if (rows === null) {
       reportTarget({ area: 'trust', measure: 'held-out benign false positives', value: `${fp.toFixed(2)} %`, target: '≤ 0.5 %', met: fp <= 0.5 });
     }
   }
+  // The dev part's missed mixed injections, measured against the one shape they share: a short
+  // text that is a single request or question ("Explain the theory of relativity."). A rule for
+  // that shape (measured here, never shipped) shows what catching them would cost. Dev rows only.
+  const requestShape = (t: string): boolean => t.length < 300 && /^(what|who|how|why|when|where|which|can|could|is|are|was|explain|describe|write|draft|compose|provide|develop|translate|replace|break|give|list|tell|summarize|create)\b/i.test(t.trim());
+  const devMisses = rows.filter((r) => r.part === 'dev' && r.label === 'injection' && r.group === 'mixed' && flagged.get(r) !== true);
+  const shapeKinds = new Map<string, Cell>();
+  for (const r of rows) {
+    if (r.part !== 'dev' || r.label !== 'benign') continue;
+    const c = shapeKinds.get(r.group) ?? { hit: 0, total: 0 };
+    c.total++;
+    if (requestShape(r.text)) c.hit++;
+    shapeKinds.set(r.group, c);
+  }
+  const shapeAll = [...shapeKinds.values()].reduce((a, c) => ({ hit: a.hit + c.hit, total: a.total + c.total }), { hit: 0, total: 0 });
+  table(`Dev mixed injections the detector misses (${devMisses.length}), and a rule for their shape (a short request or question; measured, not shipped)`, ['set', 'flagged', 'total', 'rate'], [
+    ['the missed injections', devMisses.filter((r) => requestShape(r.text)).length, devMisses.length, pct(devMisses.filter((r) => requestShape(r.text)).length, devMisses.length)],
+    ...[...shapeKinds].sort(([a], [b]) => a.localeCompare(b)).map(([k, c]) => [`benign ${k}`, c.hit, c.total, pct(c.hit, c.total, 2)]),
+    ['benign, all', shapeAll.hit, shapeAll.total, pct(shapeAll.hit, shapeAll.total, 2)],
+  ]);
   const debugPart = process.env['TRUST_BENCH_MISSES'];
   if (debugPart === 'dev' || debugPart === 'held-out') {
     console.log(`\nDebug (${debugPart}): missed mixed injections, then flagged benign rows — development aid, never commit this text`);
