@@ -21,7 +21,15 @@ const MIN_SIGNIFICANT = 6;
  */
 export function printableValue(bytes: Uint8Array): string | null {
   if (bytes.length < MIN_SIGNIFICANT) return null;
-  const text = UTF8.decode(bytes);
+  // Most runs that look encoded are ids and hashes: their bytes show a control character within
+  // a few bytes, so reject on the bytes before decoding anything; plain ASCII needs no decoder.
+  let ascii = true;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] ?? 0;
+    if (b >= 0x80) { ascii = false; continue; }
+    if (b < 0x20 ? b !== 0x09 && b !== 0x0a && b !== 0x0d : b === 0x7f) return null;
+  }
+  const text = ascii ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1') : UTF8.decode(bytes);
   let significant = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -37,11 +45,10 @@ export function printableValue(bytes: Uint8Array): string | null {
  * @example decodedRuns([`pay ${Buffer.from('US133000000121212121212').toString('base64')}`]) // ['US133000000121212121212']
  */
 export function decodedRuns(texts: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const text of texts) {
-    for (const run of findEncodedRuns(text, printableValue)) if (!out.includes(run.decoded)) out.push(run.decoded);
-  }
-  return out;
+  // A Set: a token-heavy result (JWTs in every row) has thousands of runs.
+  const out = new Set<string>();
+  for (const text of texts) for (const run of findEncodedRuns(text, printableValue)) out.add(run.decoded);
+  return [...out];
 }
 
 /**

@@ -119,10 +119,8 @@ export function taintViews(text: string): string[] {
  * @example taintForms(['US13%2030', 'US13 30']) // ['us132030', 'us1330']
  */
 export function taintForms(texts: readonly string[]): string[] {
-  const views: string[] = [];
-  for (const t of texts) {
-    const form = taintForm(t);
-    if (!views.includes(form)) views.push(form);
-  }
-  return views;
+  // A Set: with the decoded runs of a token-heavy result there can be thousands of texts.
+  const views = new Set<string>();
+  for (const t of texts) views.add(taintForm(t));
+  return [...views];
 }
