@@ -9,6 +9,7 @@
 import { canonicalJson, createAjv2020, formatPointer, parsePointer, resolvePointer, sha256Hex, TrcError, type UntrustedContent } from '../contract/index.js';
 import type { ValidateFunction } from '../contract/ajv.js';
 import { findTaint, type Taint } from './taint.js';
+import { encodingWords } from './taint-encodings.js';
 
 /** The authenticated caller, as established by the host application — never by a tool result. */
 export interface Principal {
@@ -192,7 +193,7 @@ export function authorize(request: AuthorizeRequest): Decision {
   for (const t of taint) {
     reasons.push({
       code: 'T3.tainted-argument',
-      message: `argument ${t.argument} (${t.kind} ${JSON.stringify(t.value).slice(0, 80)}) carries ${t.matched} characters of untrusted content ${t.content_id} (source ${t.source})`,
+      message: `argument ${t.argument} (${t.kind} ${JSON.stringify(t.value).slice(0, 80)}) carries ${t.matched} characters of untrusted content ${t.content_id} (source ${t.source}${t.encoding === undefined ? '' : `; ${encodingWords(t.encoding)}`})`,
       pointer: t.argument,
       content_id: t.content_id,
     });

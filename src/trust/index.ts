@@ -51,6 +51,7 @@ export type {
 } from './authorize.js';
 export { findTaint, TaintIndex } from './taint.js';
 export type { Taint, TaintKind, TaintContent, TaintIndexOptions } from './taint.js';
+export type { TaintEncoding } from './taint-encodings.js';
 export { taintForm, taintViews, TAINT_MIN_CHARS } from './taint-normalize.js';
 export { createRunAuthority, needsCleanArguments } from './run-authority.js';
 export type { RunAuthority, RunAuthorityOptions, RunScope, RunCall, RunVerdict, RunHoldReason, ConfirmationRequest, RunEvent } from './run-authority.js';

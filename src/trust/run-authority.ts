@@ -11,6 +11,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { parsePointer, TrcError, type Envelope } from '../contract/index.js';
 import { argsDigest, checkResourceScope, type Principal, type ScopeRule } from './authorize.js';
 import { TaintIndex, type Taint, type TaintContent, type TaintIndexOptions } from './taint.js';
+import { encodingWords } from './taint-encodings.js';
 
 /** What a task may use. */
 export interface RunScope {
@@ -140,7 +141,8 @@ function trustedTextOf(envelope: Envelope): string {
 
 function describe(t: Taint): string {
   const from = t.call_id === undefined ? '' : ` returned by call ${t.call_id}`;
-  return `argument ${t.argument || '(root)'} carries ${t.matched} characters of untrusted content ${t.content_id} (source ${t.source}${from})`;
+  const how = t.encoding === undefined ? '' : `; ${encodingWords(t.encoding)}`;
+  return `argument ${t.argument || '(root)'} carries ${t.matched} characters of untrusted content ${t.content_id} (source ${t.source}${from}${how})`;
 }
 
 /**

@@ -6,7 +6,7 @@
  * the same windows as indexing those views of the content would, at the cost of the (short)
  * arguments rather than of the content.
  */
-import { findEncodedRuns } from './encoded-payloads.js';
+import { findEncodedRuns, type EncodedRun } from './encoded-payloads.js';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: false });
 
@@ -45,10 +45,29 @@ export function printableValue(bytes: Uint8Array): string | null {
  * @example decodedRuns([`pay ${Buffer.from('US133000000121212121212').toString('base64')}`]) // ['US133000000121212121212']
  */
 export function decodedRuns(texts: readonly string[]): string[] {
-  // A Set: a token-heavy result (JWTs in every row) has thousands of runs.
-  const out = new Set<string>();
-  for (const text of texts) for (const run of findEncodedRuns(text, printableValue)) out.add(run.decoded);
-  return [...out];
+  return decodedRunsByKind(texts).map((r) => r.text);
+}
+
+/** How a value was written in the content, when taint had to undo something to find it. */
+export type TaintEncoding = EncodedRun['kind'] | 'reversed' | 'rot13';
+
+/**
+ * {@link decodedRuns} with the encoding each was found in (the first, for a text found twice).
+ * @example decodedRunsByKind(['pay 55533133303030303030']) // [{ text: 'US1300000', kind: 'hex' }]
+ */
+export function decodedRunsByKind(texts: readonly string[]): { text: string; kind: EncodedRun['kind'] }[] {
+  // A Map: a token-heavy result (JWTs in every row) has thousands of runs.
+  const out = new Map<string, EncodedRun['kind']>();
+  for (const text of texts) for (const run of findEncodedRuns(text, printableValue)) if (!out.has(run.decoded)) out.set(run.decoded, run.kind);
+  return [...out].map(([text, kind]) => ({ text, kind }));
+}
+
+/**
+ * Words for where a value came from, after "carries … of untrusted content …".
+ * @example encodingWords('reversed') // 'written there backwards'
+ */
+export function encodingWords(encoding: TaintEncoding): string {
+  return encoding === 'reversed' ? 'written there backwards' : encoding === 'rot13' ? 'written there in ROT13' : `written there in ${encoding}`;
 }
 
 /**

@@ -15,7 +15,7 @@ import { formatPointer, type UntrustedContent } from '../contract/index.js';
 import { significantLength } from './email-addresses.js';
 import { GramTable } from './gram-table.js';
 import { argumentNames, shortNames } from './short-names.js';
-import { decodedRuns, reversedForm, rot13Form } from './taint-encodings.js';
+import { decodedRunsByKind, reversedForm, rot13Form, type TaintEncoding } from './taint-encodings.js';
 import { TAINT_MIN_CHARS, taintForms, taintViews, unescapedTexts } from './taint-normalize.js';
 
 /** What kind of value a tainted argument looks like (for the words of a confirmation). */
@@ -36,6 +36,8 @@ export interface Taint {
   /** The call whose result carried that content, when known. */
   readonly call_id?: string;
   readonly kind: TaintKind;
+  /** How the content wrote the value, when it was not as it is: base64, hex, binary, backwards or ROT13. */
+  readonly encoding?: TaintEncoding;
 }
 
 /** A piece of untrusted content, as a run records it. */
@@ -46,7 +48,10 @@ export interface TaintContent {
   readonly call_id?: string;
 }
 
-interface Origin { readonly content_id: string; readonly source: string; readonly call_id?: string }
+/** Where a traced value was found: the piece, how many characters, and the reading that found it. */
+interface Trace { readonly piece: number; readonly matched: number; readonly reading?: 'reversed' | 'rot13' }
+
+interface Origin { readonly content_id: string; readonly source: string; readonly call_id?: string; readonly encoding?: TaintEncoding }
 
 /** Options of a {@link TaintIndex}. */
 export interface TaintIndexOptions {
@@ -118,23 +123,40 @@ export class TaintIndex {
   /** Record untrusted content (every view of its text, and the runs of it that decode). */
   addUntrusted(content: TaintContent): void {
     const origin: Origin = { content_id: content.content_id, source: taintSourceLabel(content.source), ...(content.call_id === undefined ? {} : { call_id: content.call_id }) };
-    const texts = withDecodedRuns(unescapedTexts(content.text));
+    const texts = unescapedTexts(content.text);
+    const first = this.addPieces(texts, origin);
+    this.addShortNames(texts, first);
+    // Decoded runs are pieces of their own, so a finding can say the value was encoded there.
+    for (const run of decodedRunsByKind(texts)) {
+      const decoded = unescapedTexts(run.text);
+      const piece = this.addPieces(decoded, { ...origin, encoding: run.kind });
+      if (piece >= 0) this.addShortNames(decoded, piece);
+    }
+  }
+
+  /** Record trusted text: a run found here is not taint, even when untrusted content has it too. */
+  addTrusted(text: string): void {
+    const plain = unescapedTexts(text);
+    const texts = [...plain, ...decodedRunsByKind(plain).flatMap((r) => unescapedTexts(r.text))];
+    for (const view of taintForms(texts)) this.trusted.add(view);
+    for (const name of shortNames(texts)) if (this.trustedNames.size < MAX_SHORT_NAMES) this.trustedNames.add(name);
+  }
+
+  /** Index the taint forms of `texts` as pieces from `origin`; the first piece, or -1 if none. */
+  private addPieces(texts: readonly string[], origin: Origin): number {
     let first = -1;
     for (const view of taintForms(texts)) {
       const piece = this.untrusted.add(view);
       this.origins[piece] = origin;
       if (first < 0) first = piece;
     }
-    for (const name of shortNames(texts)) {
-      if (!this.shortNames.has(name) && this.shortNames.size < MAX_SHORT_NAMES) this.shortNames.set(name, first);
-    }
+    return first;
   }
 
-  /** Record trusted text: a run found here is not taint, even when untrusted content has it too. */
-  addTrusted(text: string): void {
-    const texts = withDecodedRuns(unescapedTexts(text));
-    for (const view of taintForms(texts)) this.trusted.add(view);
-    for (const name of shortNames(texts)) if (this.trustedNames.size < MAX_SHORT_NAMES) this.trustedNames.add(name);
+  private addShortNames(texts: readonly string[], piece: number): void {
+    for (const name of shortNames(texts)) {
+      if (!this.shortNames.has(name) && this.shortNames.size < MAX_SHORT_NAMES) this.shortNames.set(name, piece);
+    }
   }
 
   /**
@@ -156,9 +178,10 @@ export class TaintIndex {
     const leaves = argumentLeaves(args);
     const joined = this.traceShortRuns(leaves);
     for (const [n, leaf] of leaves.entries()) {
-      const hit = this.traceLeaf(leaf.value) ?? joined.get(n) ?? this.traceShortName(leaf.value);
+      const hit: Trace | null = this.traceLeaf(leaf.value) ?? joined.get(n) ?? this.traceShortName(leaf.value);
       if (hit === null) continue;
       const origin = this.origins[hit.piece] as Origin;
+      const encoding = hit.reading ?? origin.encoding;
       out.push({
         argument: leaf.pointer,
         value: leaf.value.length > 120 ? `${leaf.value.slice(0, 119)}…` : leaf.value,
@@ -167,6 +190,7 @@ export class TaintIndex {
         source: origin.source,
         ...(origin.call_id === undefined ? {} : { call_id: origin.call_id }),
         kind: kindOf(leaf.value),
+        ...(encoding === undefined ? {} : { encoding }),
       });
     }
     return out;
@@ -223,14 +247,14 @@ export class TaintIndex {
    * view of the value is also read backwards and ROT13-rotated: content that spelt the value so
    * (for the model to undo) holds those windows.
    */
-  private traceLeaf(value: string): { piece: number; matched: number } | null {
-    let best: { piece: number; matched: number } | null = null;
+  private traceLeaf(value: string): Trace | null {
+    let best: Trace | null = null;
     for (const view of taintViews(value)) {
       if (view.length < TAINT_MIN_CHARS) continue;
-      for (const [read, forward] of [[view, identity], [reversedForm(view), backwards], [rot13Form(view), identity]] as const) {
+      for (const [read, forward, reading] of [[view, identity, undefined], [reversedForm(view), backwards, 'reversed'], [rot13Form(view), identity, 'rot13']] as const) {
         if (read === null) continue;
         const hit = this.traceView(read, view, forward);
-        if (hit !== null && (best === null || hit.matched > best.matched)) best = hit;
+        if (hit !== null && (best === null || hit.matched > best.matched)) best = reading === undefined ? hit : { ...hit, reading };
       }
     }
     return best;
@@ -262,12 +286,6 @@ export class TaintIndex {
 const identity = (i: number): number => i;
 // The window at `i` of a reversed text of `n` units is the reverse of the window ending at n - i.
 const backwards = (i: number, n: number): number => n - i - TAINT_MIN_CHARS;
-
-/** `texts` followed by the decoded runs they hold (and those runs' own escapes decoded). */
-function withDecodedRuns(texts: string[]): string[] {
-  const runs = decodedRuns(texts);
-  return runs.length === 0 ? texts : [...texts, ...runs.flatMap(unescapedTexts)];
-}
 
 /**
  * Find the tainted arguments of one call against the given content (builds a fresh index;
