@@ -39,21 +39,14 @@ export function printableValue(bytes: Uint8Array): string | null {
   return significant >= MIN_SIGNIFICANT ? text : null;
 }
 
-/**
- * The decoded base64, hex and binary runs of `texts` (contiguous or spread over chunks, as the
- * detector finds them), each once. Linear in the texts; the decoder caps the bytes it examines.
- * @example decodedRuns([`pay ${Buffer.from('US133000000121212121212').toString('base64')}`]) // ['US133000000121212121212']
- */
-export function decodedRuns(texts: readonly string[]): string[] {
-  return decodedRunsByKind(texts).map((r) => r.text);
-}
-
 /** How a value was written in the content, when taint had to undo something to find it. */
 export type TaintEncoding = EncodedRun['kind'] | 'reversed' | 'rot13';
 
 /**
- * {@link decodedRuns} with the encoding each was found in (the first, for a text found twice).
- * @example decodedRunsByKind(['pay 55533133303030303030']) // [{ text: 'US1300000', kind: 'hex' }]
+ * The decoded base64, hex and binary runs of `texts` (contiguous or spread over chunks, as the
+ * detector finds them), each once, with the encoding it was found in (the first, for a text
+ * found twice). Linear in the texts; the decoder caps the bytes it examines.
+ * @example decodedRunsByKind(['pay 55533133303030303030']) // [{ text: 'US13000000', kind: 'hex' }]
  */
 export function decodedRunsByKind(texts: readonly string[]): { text: string; kind: EncodedRun['kind'] }[] {
   // A Map: a token-heavy result (JWTs in every row) has thousands of runs.

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TAINT_MIN_CHARS, TaintIndex, taintForm, taintViews } from '../../src/trust/index.js';
 import { foldCodePoint, INVISIBLE } from '../../src/trust/normalize-text.js';
-import { decodedRuns, printableValue } from '../../src/trust/taint-encodings.js';
+import { decodedRunsByKind, printableValue } from '../../src/trust/taint-encodings.js';
+
+const decodedRuns = (texts: readonly string[]) => decodedRunsByKind(texts).map((r) => r.text);
 import { growth } from '../helpers/cpu-time.js';
 
 const file = { type: 'file', id: 'bill-dec.txt' } as const;
