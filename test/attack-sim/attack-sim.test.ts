@@ -92,14 +92,14 @@ describe('trc attack-sim', () => {
     const r = await runInProcess(['attack-sim', LIMITS, '--json']);
     expect(r.code).toBe(1);
     const { summary } = parseOutput(r.stdout);
-    expect(summary.attack_success).toBe(2);
+    expect(summary.attack_success).toBe(3);
   });
 
   it('prints a readable report without --json', async () => {
     const r = await runInProcess(['attack-sim', LIMITS]);
     expect(r.stdout).toMatch(/^FAIL bank-limit-trusted-values \(line 1, 3 calls\)$/m);
     expect(r.stdout).toContain('call 2 send_money [injected]: executed; must not run unconfirmed');
-    expect(r.stdout).toMatch(/attack_success 2\/2 injected/);
+    expect(r.stdout).toMatch(/attack_success 3\/3 injected/);
   });
 
   it('explains itself with --help', async () => {
