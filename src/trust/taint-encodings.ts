@@ -7,6 +7,7 @@
  * arguments rather than of the content.
  */
 import { findEncodedRuns, type EncodedRun } from './encoded-payloads.js';
+import { rot13 } from './word-lookup.js';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: false });
 
@@ -64,36 +65,18 @@ export function encodingWords(encoding: TaintEncoding): string {
 }
 
 /**
- * A taint form backwards (surrogate pairs kept whole).
+ * A taint form backwards (code points kept whole).
  * @example reversedForm('us1330') // '0331su'
  */
 export function reversedForm(form: string): string {
-  let out = '';
-  for (let i = form.length - 1; i >= 0; i--) {
-    const c = form.charCodeAt(i);
-    if (c >= 0xdc00 && c <= 0xdfff && i > 0) {
-      const high = form.charCodeAt(i - 1);
-      if (high >= 0xd800 && high <= 0xdbff) { out += String.fromCharCode(high, c); i--; continue; }
-    }
-    out += String.fromCharCode(c);
-  }
-  return out;
+  return [...form].reverse().join('');
 }
 
 /**
- * A taint form (lower case) with its ASCII letters rotated by 13; null when it has none, so the
- * rotation would only repeat the look-up.
+ * A taint form (lower case) with its ASCII letters rotated by 13 (the detector's `rot13`); null
+ * when it has none, so the rotation would only repeat the look-up.
  * @example rot13Form('hf1330') // 'us1330'
  */
 export function rot13Form(form: string): string | null {
-  let letters = false;
-  let out = '';
-  for (let i = 0; i < form.length; i++) {
-    const c = form.charCodeAt(i);
-    if (c >= 0x61 && c <= 0x7a) {
-      letters = true;
-      out += String.fromCharCode(((c - 0x61 + 13) % 26) + 0x61);
-    } else out += String.fromCharCode(c);
-  }
-  return letters ? out : null;
+  return /[a-z]/.test(form) ? rot13(form) : null;
 }
