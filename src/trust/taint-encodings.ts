@@ -6,6 +6,7 @@
  * the same windows as indexing those views of the content would, at the cost of the (short)
  * arguments rather than of the content.
  */
+import { isWellFormedUtf8 } from './chunk-bytes.js';
 import { findEncodedRuns, type EncodedRun } from './encoded-payloads.js';
 import { rot13 } from './word-lookup.js';
 
@@ -13,15 +14,25 @@ const UTF8 = new TextDecoder('utf-8', { fatal: false });
 
 /** Fewest significant characters a decoded run needs to be worth indexing (one window). */
 const MIN_SIGNIFICANT = 6;
+/**
+ * Shortest base64 or hex run taint decodes (padding not counted): a short host such as `qz.io`
+ * is 7 characters of base64, `z@qz.io` 14 of hex. The detector decodes 16 and more: an
+ * instruction is longer than a value, and prose is full of capitalized 8-letter words.
+ */
+const MIN_ENCODED_CHARS = 7;
+
+/** Fewest letters or digits of a decoded run shaped like a short name (`qz.io`, `z@qz.io`). */
+const MIN_NAME_SIGNIFICANT = 4;
 
 /**
  * Decoded bytes as text when they read as a value: valid UTF-8, printable (tab and line breaks
- * allowed), with at least six letters or digits. Unlike the detector's test, no share of letters
- * is required: an account number or a phone number is mostly digits.
+ * allowed), with at least six letters or digits, or four with a `.` or `@` (a short host or
+ * address, which taint compares whole). Unlike the detector's test, no share of letters is
+ * required: an account number or a phone number is mostly digits.
  * @example printableValue(Buffer.from('US13 3000 0001')) // 'US13 3000 0001'
  */
 export function printableValue(bytes: Uint8Array): string | null {
-  if (bytes.length < MIN_SIGNIFICANT) return null;
+  if (bytes.length < MIN_NAME_SIGNIFICANT + 1) return null;
   // Most runs that look encoded are ids and hashes: their bytes show a control character within
   // a few bytes, so reject on the bytes before decoding anything; plain ASCII needs no decoder.
   let ascii = true;
@@ -30,14 +41,18 @@ export function printableValue(bytes: Uint8Array): string | null {
     if (b >= 0x80) { ascii = false; continue; }
     if (b < 0x20 ? b !== 0x09 && b !== 0x0a && b !== 0x0d : b === 0x7f) return null;
   }
+  // Ill-formed UTF-8 would decode with U+FFFD, refused below: refuse it without decoding.
+  if (!ascii && !isWellFormedUtf8(bytes)) return null;
   const text = ascii ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1') : UTF8.decode(bytes);
   let significant = 0;
+  let nameSign = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x20 ? c !== 0x09 && c !== 0x0a && c !== 0x0d : c === 0x7f || c === 0xfffd || (c >= 0x80 && c < 0xa0)) return null;
     if ((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c >= 0xa0) significant++;
+    else if (c === 0x2e || c === 0x40) nameSign = true;
   }
-  return significant >= MIN_SIGNIFICANT ? text : null;
+  return significant >= MIN_SIGNIFICANT || (nameSign && significant >= MIN_NAME_SIGNIFICANT) ? text : null;
 }
 
 /** How a value was written in the content, when taint had to undo something to find it. */
@@ -52,7 +67,7 @@ export type TaintEncoding = EncodedRun['kind'] | 'reversed' | 'rot13';
 export function decodedRunsByKind(texts: readonly string[]): { text: string; kind: EncodedRun['kind'] }[] {
   // A Map: a token-heavy result (JWTs in every row) has thousands of runs.
   const out = new Map<string, EncodedRun['kind']>();
-  for (const text of texts) for (const run of findEncodedRuns(text, printableValue)) if (!out.has(run.decoded)) out.set(run.decoded, run.kind);
+  for (const text of texts) for (const run of findEncodedRuns(text, printableValue, MIN_ENCODED_CHARS)) if (!out.has(run.decoded)) out.set(run.decoded, run.kind);
   return [...out].map(([text, kind]) => ({ text, kind }));
 }
 
