@@ -56,7 +56,7 @@ export function printableValue(bytes: Uint8Array): string | null {
 }
 
 /** How a value was written in the content, when taint had to undo something to find it. */
-export type TaintEncoding = EncodedRun['kind'] | 'reversed' | 'rot13';
+export type TaintEncoding = EncodedRun['kind'] | 'reversed' | 'rot13' | 'words';
 
 /**
  * The decoded base64, hex and binary runs of `texts` (contiguous or spread over chunks, as the
@@ -76,6 +76,7 @@ export function decodedRunsByKind(texts: readonly string[]): { text: string; kin
  * @example encodingWords('reversed') // 'written there backwards'
  */
 export function encodingWords(encoding: TaintEncoding): string {
+  if (encoding === 'words') return 'read out there in words';
   return encoding === 'reversed' ? 'written there backwards' : encoding === 'rot13' ? 'written there in ROT13' : `written there in ${encoding}`;
 }
 

@@ -15,6 +15,7 @@ import { formatPointer, type UntrustedContent } from '../contract/index.js';
 import { significantLength } from './email-addresses.js';
 import { GramTable } from './gram-table.js';
 import { argumentNames, shortNames } from './short-names.js';
+import { spokenValues } from './spoken-values.js';
 import { decodedRunsByKind, reversedForm, rot13Form, type TaintEncoding } from './taint-encodings.js';
 import { TAINT_MIN_CHARS, taintForms, taintViews, unescapedTexts } from './taint-normalize.js';
 
@@ -132,12 +133,14 @@ export class TaintIndex {
       const piece = this.addPieces(decoded, { ...origin, encoding: run.kind });
       if (piece >= 0) this.addShortNames(decoded, piece);
     }
+    // Values read out in words ("G B eight two, …") are pieces of their own too.
+    for (const value of spokenValues(content.text)) this.addPieces([value], { ...origin, encoding: 'words' });
   }
 
   /** Record trusted text: a run found here is not taint, even when untrusted content has it too. */
   addTrusted(text: string): void {
     const plain = unescapedTexts(text);
-    const texts = [...plain, ...decodedRunsByKind(plain).flatMap((r) => unescapedTexts(r.text))];
+    const texts = [...plain, ...decodedRunsByKind(plain).flatMap((r) => unescapedTexts(r.text)), ...spokenValues(text)];
     for (const view of taintForms(texts)) this.trusted.add(view);
     for (const name of shortNames(texts)) if (this.trustedNames.size < MAX_SHORT_NAMES) this.trustedNames.add(name);
   }
