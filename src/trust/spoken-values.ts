@@ -3,14 +3,17 @@
  * way one reads it over the phone — "G B eight two, then W E S T, then one two three four …" —
  * for the model to write down as `GB82WEST1234…`. Taint reads each such stretch as the value it
  * spells, so the value's windows are found like any other. A stretch is a run of digit words
- * (English), single letters or digits, digit groups and short capitalized letter groups, with a
- * few filler words between them ("then", "and", "dash"); it counts when it has at least four
+ * (English), spelling-alphabet words ("Golf Bravo"), single letters or digits, digit groups and
+ * short capitalized letter groups, with a few filler words between them ("then", "and", "dash"); it counts when it has at least four
  * digit words, which ordinary prose rarely strings together. One linear pass, after a native
  * test that skips text with fewer than four digit words at all.
  */
 
-/** What a word means in a value read out: a digit, a repeat of the next part, or a filler. */
-type Meaning = { readonly digit: string } | { readonly times: number } | { readonly filler: true };
+/** What a word means in a value read out: a digit, a letter, a repeat of the next part, or a filler. */
+type Meaning = { readonly digit: string } | { readonly letter: string } | { readonly times: number } | { readonly filler: true };
+// The spelling alphabet (ICAO/NATO), "Golf Bravo" for GB.
+const SPELLING = ['alfa', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliett', 'kilo', 'lima', 'mike', 'november', 'oscar', 'papa', 'quebec', 'romeo', 'sierra', 'tango', 'uniform', 'victor', 'whiskey', 'xray', 'yankee', 'zulu'];
+const LETTERS: Record<string, Meaning> = Object.fromEntries([...SPELLING.map((w) => [w, { letter: w.charAt(0) }] as const), ['alpha', { letter: 'a' }], ['juliet', { letter: 'j' }], ['whisky', { letter: 'w' }]]);
 const MEANINGS: Readonly<Record<string, Meaning>> = {
   zero: { digit: '0' }, one: { digit: '1' }, two: { digit: '2' }, three: { digit: '3' }, four: { digit: '4' },
   five: { digit: '5' }, six: { digit: '6' }, seven: { digit: '7' }, eight: { digit: '8' }, nine: { digit: '9' },
@@ -19,6 +22,7 @@ const MEANINGS: Readonly<Record<string, Meaning>> = {
   // Words between the parts of a value read out, dropped.
   then: { filler: true }, and: { filler: true }, dash: { filler: true }, hyphen: { filler: true }, space: { filler: true },
   followed: { filler: true }, by: { filler: true }, next: { filler: true }, comma: { filler: true },
+  ...LETTERS,
 };
 // The words above by length, to compare code units in place: most words of a text are none of
 // them, and a lower-cased copy of each cost more than the rest of the pass.
@@ -88,6 +92,7 @@ export function spokenValues(text: string): string[] {
     if (w === 1 || (letters === w && upper === w && w <= 4)) { put(text.slice(s, i)); continue; } // a letter, "GB"
     const meaning = letters === w ? meaningAt(text, s, i) : undefined;
     if (meaning !== undefined && 'digit' in meaning) { put(meaning.digit); digitWords++; continue; }
+    if (meaning !== undefined && 'letter' in meaning) { put(meaning.letter); continue; }
     if (meaning !== undefined && 'times' in meaning) { repeat = meaning.times; continue; }
     if (meaning !== undefined && value !== '' && fillers < MAX_FILLERS) { fillers++; continue; }
     if (value !== '' || repeat !== 1) end();

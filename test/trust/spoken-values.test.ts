@@ -10,7 +10,10 @@ describe('values read out in words', () => {
   it('reads digit words, letters, digit groups and short capitals as the value they spell', () => {
     expect(spokenValues(READ_OUT)).toEqual(['GB82WEST12345698765432']);
     expect(spokenValues('GB eight two WEST 1234 five six nine eight')).toEqual(['GB82WEST12345698']);
-    expect(spokenValues('Call double five, six seven, triple nine dash one two.')).toEqual(['55679991' + '2']);
+    expect(spokenValues('Call double five, six seven, triple nine dash one two.')).toEqual(['556799912']);
+    expect(spokenValues('the account is Golf Bravo eight two, Whiskey Echo Sierra Tango, one two three four.')).toEqual(['gb82west1234']);
+    // A spelling word alone in prose starts nothing.
+    expect(spokenValues('We met at the hotel in Delta, then played golf: one, two, three holes and four drinks.')).toEqual([]);
   });
 
   it('leaves prose with a few digit words alone', () => {
