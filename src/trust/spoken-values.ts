@@ -4,16 +4,27 @@
  * for the model to write down as `GB82WEST1234…`. Taint reads each such stretch as the value it
  * spells, so the value's windows are found like any other. A stretch is a run of digit words
  * (English), spelling-alphabet words ("Golf Bravo"), single letters or digits, digit groups and
- * short capitalized letter groups, with a few filler words between them ("then", "and", "dash"); it counts when it has at least four
- * digit words, which ordinary prose rarely strings together. One linear pass, after a native
- * test that skips text with fewer than four digit words at all.
+ * short capitalized letter groups, with a few filler words between them ("then", "and",
+ * "dash"); it counts when it has at least four digit words, which ordinary prose rarely strings
+ * together. One linear pass, after a native test that skips text with fewer than four digit
+ * words at all. ASCII only: a value read out in another language is not read.
  */
+
+/** Digit words a stretch needs: fewer is ordinary prose ("one or two of them"). */
+const MIN_DIGIT_WORDS = 4;
+/** Filler words in a row that still keep a stretch going. */
+const MAX_FILLERS = 2;
+const DIGIT_WORD = /\b(?:zero|one|two|three|four|five|six|seven|eight|nine)\b/gi;
 
 /** What a word means in a value read out: a digit, a letter, a repeat of the next part, or a filler. */
 type Meaning = { readonly digit: string } | { readonly letter: string } | { readonly times: number } | { readonly filler: true };
 // The spelling alphabet (ICAO/NATO), "Golf Bravo" for GB.
-const SPELLING = ['alfa', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliett', 'kilo', 'lima', 'mike', 'november', 'oscar', 'papa', 'quebec', 'romeo', 'sierra', 'tango', 'uniform', 'victor', 'whiskey', 'xray', 'yankee', 'zulu'];
-const LETTERS: Record<string, Meaning> = Object.fromEntries([...SPELLING.map((w) => [w, { letter: w.charAt(0) }] as const), ['alpha', { letter: 'a' }], ['juliet', { letter: 'j' }], ['whisky', { letter: 'w' }]]);
+const SPELLING = ['alfa', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliett', 'kilo', 'lima', 'mike',
+  'november', 'oscar', 'papa', 'quebec', 'romeo', 'sierra', 'tango', 'uniform', 'victor', 'whiskey', 'xray', 'yankee', 'zulu'];
+const LETTERS: Record<string, Meaning> = Object.fromEntries([
+  ...SPELLING.map((w) => [w, { letter: w.charAt(0) }] as const),
+  ['alpha', { letter: 'a' }], ['juliet', { letter: 'j' }], ['whisky', { letter: 'w' }],
+]);
 const MEANINGS: Readonly<Record<string, Meaning>> = {
   zero: { digit: '0' }, one: { digit: '1' }, two: { digit: '2' }, three: { digit: '3' }, four: { digit: '4' },
   five: { digit: '5' }, six: { digit: '6' }, seven: { digit: '7' }, eight: { digit: '8' }, nine: { digit: '9' },
@@ -42,11 +53,6 @@ function meaningAt(text: string, s: number, e: number): Meaning | undefined {
   }
   return undefined;
 }
-/** Digit words a stretch needs: fewer is ordinary prose ("one or two of them"). */
-const MIN_DIGIT_WORDS = 4;
-/** Filler words in a row that still keep a stretch going. */
-const MAX_FILLERS = 2;
-const DIGIT_WORD = /\b(?:zero|one|two|three|four|five|six|seven|eight|nine)\b/gi;
 
 const isLetter = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
