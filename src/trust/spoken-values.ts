@@ -6,15 +6,28 @@
  * (English), spelling-alphabet words ("Golf Bravo"), single letters or digits, digit groups and
  * short capitalized letter groups, with a few filler words between them ("then", "and",
  * "dash"); it counts when it has at least four digit words, which ordinary prose rarely strings
- * together. One linear pass, after a native test that skips text with fewer than four digit
- * words at all. ASCII only: a value read out in another language is not read.
+ * together. Digit words are read in English and in the Latin-script languages whose override
+ * phrases the detector knows (French, German, Spanish, Italian, Dutch, Portuguese). One linear
+ * pass, after a native test that skips text with fewer than four digit words at all.
  */
 
 /** Digit words a stretch needs: fewer is ordinary prose ("one or two of them"). */
 const MIN_DIGIT_WORDS = 4;
 /** Filler words in a row that still keep a stretch going. */
 const MAX_FILLERS = 2;
-const DIGIT_WORD = /\b(?:zero|one|two|three|four|five|six|seven|eight|nine)\b/gi;
+/** Digit words by language, 0 to 9 (a second spelling after a `/`). */
+const DIGIT_WORDS: readonly (readonly string[])[] = [
+  ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'],
+  ['zéro/zero', 'un/une', 'deux', 'trois', 'quatre', 'cinq', 'six', 'sept', 'huit', 'neuf'],
+  ['null', 'eins/ein', 'zwei/zwo', 'drei', 'vier', 'fünf/fuenf', 'sechs', 'sieben', 'acht', 'neun'],
+  ['cero', 'uno/una', 'dos', 'tres', 'cuatro', 'cinco', 'seis', 'siete', 'ocho', 'nueve'],
+  ['zero', 'uno', 'due', 'tre', 'quattro', 'cinque', 'sei', 'sette', 'otto', 'nove'],
+  ['nul', 'een', 'twee', 'drie', 'vier', 'vijf', 'zes', 'zeven', 'acht', 'negen'],
+  ['zero', 'um/uma', 'dois/duas', 'três/tres', 'quatro', 'cinco', 'seis', 'sete', 'oito', 'nove'],
+];
+const DIGIT_OF = new Map<string, string>(DIGIT_WORDS.flatMap((words) => words.flatMap((w, d) => w.split('/').map((v) => [v, String(d)] as const))));
+// Letters of the words above (accents included), so \b does not cut "fünf" or "três".
+const DIGIT_WORD = new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...DIGIT_OF.keys()].sort((a, b) => b.length - a.length).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
 
 /** What a word means in a value read out: a digit, a letter, a repeat of the next part, or a filler. */
 type Meaning = { readonly digit: string } | { readonly letter: string } | { readonly times: number } | { readonly filler: true };
@@ -26,35 +39,44 @@ const LETTERS: Record<string, Meaning> = Object.fromEntries([
   ['alpha', { letter: 'a' }], ['juliet', { letter: 'j' }], ['whisky', { letter: 'w' }],
 ]);
 const MEANINGS: Readonly<Record<string, Meaning>> = {
-  zero: { digit: '0' }, one: { digit: '1' }, two: { digit: '2' }, three: { digit: '3' }, four: { digit: '4' },
-  five: { digit: '5' }, six: { digit: '6' }, seven: { digit: '7' }, eight: { digit: '8' }, nine: { digit: '9' },
+  ...Object.fromEntries([...DIGIT_OF].map(([w, d]) => [w, { digit: d }])),
   // "double five" is 55.
   double: { times: 2 }, triple: { times: 3 },
   // Words between the parts of a value read out, dropped.
   then: { filler: true }, and: { filler: true }, dash: { filler: true }, hyphen: { filler: true }, space: { filler: true },
   followed: { filler: true }, by: { filler: true }, next: { filler: true }, comma: { filler: true },
+  ...Object.fromEntries(['puis', 'et', 'tiret', 'dann', 'und', 'strich', 'luego', 'guion', 'poi', 'trattino', 'dan', 'en', 'streepje', 'depois', 'hífen', 'hifen']
+    .map((w) => [w, { filler: true }])),
   ...LETTERS,
 };
-// The words above by length, to compare code units in place: most words of a text are none of
-// them, and a lower-cased copy of each cost more than the rest of the pass.
-const BY_LENGTH: readonly (readonly [string, Meaning][])[] = (() => {
-  const table: [string, Meaning][][] = [];
-  for (const [w, m] of Object.entries(MEANINGS)) (table[w.length] ??= []).push([w, m]);
+// The ASCII words above by length and first letter, to compare code units in place: most words
+// of a text are none of them, and a lower-cased copy of each cost more than the rest of the pass.
+const keyOf = (length: number, first: number): number => length * 32 + ((first | 0x20) & 31);
+const BY_KEY: ReadonlyMap<number, readonly [string, Meaning][]> = (() => {
+  const table = new Map<number, [string, Meaning][]>();
+  for (const [w, m] of Object.entries(MEANINGS)) {
+    if (!/^[a-z]+$/.test(w)) continue;
+    const k = keyOf(w.length, w.charCodeAt(0));
+    table.set(k, [...(table.get(k) ?? []), [w, m]]);
+  }
   return table;
 })();
 
 /** The meaning of the letters `text[s, e)`, any case, or undefined. */
-function meaningAt(text: string, s: number, e: number): Meaning | undefined {
-  const candidates = BY_LENGTH[e - s];
+function meaningAt(text: string, s: number, e: number, ascii: boolean): Meaning | undefined {
+  if (!ascii) return e - s <= 8 ? MEANINGS[text.slice(s, e).toLowerCase()] : undefined;
+  const candidates = BY_KEY.get(keyOf(e - s, text.charCodeAt(s)));
   if (candidates === undefined) return undefined;
   next: for (const [word, meaning] of candidates) {
-    for (let k = 0; k < word.length; k++) if ((text.charCodeAt(s + k) | 0x20) !== word.charCodeAt(k)) continue next;
+    for (let k = 1; k < word.length; k++) if ((text.charCodeAt(s + k) | 0x20) !== word.charCodeAt(k)) continue next;
     return meaning;
   }
   return undefined;
 }
 
 const isLetter = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+/** A Latin letter with a diacritic (Latin-1 and Latin Extended-A), as in "fünf" or "três". */
+const isAccented = (c: number): boolean => c >= 0xc0 && c <= 0x17f && c !== 0xd7 && c !== 0xf7;
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
 /**
@@ -84,19 +106,20 @@ export function spokenValues(text: string): string[] {
   let i = 0;
   while (i < text.length) {
     const c = text.charCodeAt(i);
-    if (!isLetter(c) && !isDigit(c)) { i++; continue; }
+    if (!isLetter(c) && !isDigit(c) && !isAccented(c)) { i++; continue; }
     const s = i;
     let letters = 0;
     let upper = 0;
-    while (i < text.length && (isLetter(text.charCodeAt(i)) || isDigit(text.charCodeAt(i)))) {
-      const u = text.charCodeAt(i);
+    let accented = 0;
+    for (let u = c; i < text.length; u = text.charCodeAt(++i)) {
       if (isLetter(u)) { letters++; if (u <= 0x5a) upper++; }
-      i++;
+      else if (isAccented(u)) accented++;
+      else if (!isDigit(u)) break;
     }
     const w = i - s;
-    if (letters === 0) { put(text.slice(s, i)); continue; } // a digit group
-    if (w === 1 || (letters === w && upper === w && w <= 4)) { put(text.slice(s, i)); continue; } // a letter, "GB"
-    const meaning = letters === w ? meaningAt(text, s, i) : undefined;
+    if (letters + accented === 0) { put(text.slice(s, i)); continue; } // a digit group
+    if (accented === 0 && (w === 1 || (letters === w && upper === w && w <= 4))) { put(text.slice(s, i)); continue; } // a letter, "GB"
+    const meaning = letters + accented === w ? meaningAt(text, s, i, accented === 0) : undefined;
     if (meaning !== undefined && 'digit' in meaning) { put(meaning.digit); digitWords++; continue; }
     if (meaning !== undefined && 'letter' in meaning) { put(meaning.letter); continue; }
     if (meaning !== undefined && 'times' in meaning) { repeat = meaning.times; continue; }

@@ -16,17 +16,29 @@ describe('values read out in words', () => {
     expect(spokenValues('We met at the hotel in Delta, then played golf: one, two, three holes and four drinks.')).toEqual([]);
   });
 
+  it('reads digit words of the Latin-script languages the detector knows, accents included', () => {
+    expect(spokenValues("c'est G B huit deux, puis W E S T, un deux trois quatre.")).toEqual(['GB82WEST1234']);
+    expect(spokenValues('Konto: D E fünf vier, fuenf null null eins.')).toEqual(['DE545001']);
+    expect(spokenValues('la cuenta es E S nueve uno, dos tres cuatro cinco.')).toEqual(['ES912345']);
+    expect(spokenValues('il conto è I T sei zero, quattro cinque sette otto.')).toEqual(['IT604578']);
+    expect(spokenValues('rekening N L negen een, twee drie vier vijf.')).toEqual(['NL912345']);
+    expect(spokenValues('a conta é P T cinco zero, três quatro oito oito.')).toEqual(['PT503488']);
+    // A value read out in another script is not read (a known limit).
+    expect(spokenValues('счёт G B восемь два, один два три четыре')).toEqual([]);
+  });
+
   it('leaves prose with a few digit words alone', () => {
     expect(spokenValues('I have one dog and two cats; three of my four friends have none.')).toEqual([]);
     expect(spokenValues('One of the two reports is due in three weeks, the other in four.')).toEqual([]);
     expect(spokenValues('one two three')).toEqual([]);
+    expect(spokenValues('Le rapport est dû dans deux semaines; il y a trois ou quatre points, et un résumé.')).toEqual([]);
   });
 
   it('spells only letters and digits, and takes any text without throwing (fuzz)', () => {
-    const words = fc.constantFrom('one', 'two', 'Nine', 'EIGHT', 'then', 'and', 'double', 'G', 'b', 'WEST', '42', 'the', ',', ' ', '\n', 'é', '🙂');
+    const words = fc.constantFrom('one', 'two', 'Nine', 'EIGHT', 'then', 'and', 'double', 'G', 'b', 'WEST', '42', 'the', ',', ' ', '\n', 'é', '🙂', 'fünf', 'TRÊS', 'zéro', 'ŀ', 'ß');
     const text = fc.oneof(fc.string({ maxLength: 60 }), fc.array(words, { maxLength: 40 }).map((w) => w.join(' ')));
     fc.assert(fc.property(text, (t) => {
-      for (const v of spokenValues(t)) expect(v).toMatch(/^[A-Za-z0-9]+$/);
+      for (const v of spokenValues(t)) expect(v).toMatch(/^[\p{L}\p{N}]+$/u);
     }), { numRuns: 1000 });
   });
 
