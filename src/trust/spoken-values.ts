@@ -6,9 +6,10 @@
  * (English), spelling-alphabet words ("Golf Bravo"), single letters or digits, digit groups and
  * short capitalized letter groups, with a few filler words between them ("then", "and",
  * "dash"); it counts when it has at least four digit words, which ordinary prose rarely strings
- * together. Digit words are read in English and in the Latin-script languages whose override
- * phrases the detector knows (French, German, Spanish, Italian, Dutch, Portuguese). One linear
- * pass, after a native test that skips text with fewer than four digit words at all.
+ * together. Digit words are read in English and in the languages written with spaces whose
+ * override phrases the detector knows (French, German, Spanish, Italian, Dutch, Portuguese,
+ * Russian); Chinese, Japanese and Korean numerals are not read. One linear pass, after a native
+ * test that skips text with fewer than four digit words at all.
  */
 
 /** Digit words a stretch needs: fewer is ordinary prose ("one or two of them"). */
@@ -24,6 +25,7 @@ const DIGIT_WORDS: readonly (readonly string[])[] = [
   ['zero', 'uno', 'due', 'tre', 'quattro', 'cinque', 'sei', 'sette', 'otto', 'nove'],
   ['nul', 'een', 'twee', 'drie', 'vier', 'vijf', 'zes', 'zeven', 'acht', 'negen'],
   ['zero', 'um/uma', 'dois/duas', 'três/tres', 'quatro', 'cinco', 'seis', 'sete', 'oito', 'nove'],
+  ['ноль/нуль', 'один/одна', 'два/две', 'три', 'четыре', 'пять', 'шесть', 'семь', 'восемь', 'девять'],
 ];
 const DIGIT_OF = new Map<string, string>(DIGIT_WORDS.flatMap((words) => words.flatMap((w, d) => w.split('/').map((v) => [v, String(d)] as const))));
 // Letters of the words above (accents included), so \b does not cut "fünf" or "três".
@@ -45,7 +47,8 @@ const MEANINGS: Readonly<Record<string, Meaning>> = {
   // Words between the parts of a value read out, dropped.
   then: { filler: true }, and: { filler: true }, dash: { filler: true }, hyphen: { filler: true }, space: { filler: true },
   followed: { filler: true }, by: { filler: true }, next: { filler: true }, comma: { filler: true },
-  ...Object.fromEntries(['puis', 'et', 'tiret', 'dann', 'und', 'strich', 'luego', 'guion', 'poi', 'trattino', 'dan', 'en', 'streepje', 'depois', 'hífen', 'hifen']
+  ...Object.fromEntries(['puis', 'et', 'tiret', 'dann', 'und', 'strich', 'luego', 'guion', 'poi', 'trattino', 'dan', 'en', 'streepje', 'depois', 'hífen', 'hifen',
+    'затем', 'потом', 'и', 'тире']
     .map((w) => [w, { filler: true }])),
   ...LETTERS,
 };
@@ -75,8 +78,8 @@ function meaningAt(text: string, s: number, e: number, ascii: boolean): Meaning 
 }
 
 const isLetter = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-/** A Latin letter with a diacritic (Latin-1 and Latin Extended-A), as in "fünf" or "três". */
-const isAccented = (c: number): boolean => c >= 0xc0 && c <= 0x17f && c !== 0xd7 && c !== 0xf7;
+/** A Latin letter with a diacritic (Latin-1 and Latin Extended-A, "fünf", "três") or a Cyrillic one ("два"). */
+const isAccented = (c: number): boolean => (c >= 0xc0 && c <= 0x17f && c !== 0xd7 && c !== 0xf7) || (c >= 0x400 && c <= 0x4ff);
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
 /**

@@ -16,15 +16,16 @@ describe('values read out in words', () => {
     expect(spokenValues('We met at the hotel in Delta, then played golf: one, two, three holes and four drinks.')).toEqual([]);
   });
 
-  it('reads digit words of the Latin-script languages the detector knows, accents included', () => {
+  it('reads digit words of the languages the detector knows that are written with spaces, accents and Cyrillic included', () => {
     expect(spokenValues("c'est G B huit deux, puis W E S T, un deux trois quatre.")).toEqual(['GB82WEST1234']);
     expect(spokenValues('Konto: D E fünf vier, fuenf null null eins.')).toEqual(['DE545001']);
     expect(spokenValues('la cuenta es E S nueve uno, dos tres cuatro cinco.')).toEqual(['ES912345']);
     expect(spokenValues('il conto è I T sei zero, quattro cinque sette otto.')).toEqual(['IT604578']);
     expect(spokenValues('rekening N L negen een, twee drie vier vijf.')).toEqual(['NL912345']);
     expect(spokenValues('a conta é P T cinco zero, três quatro oito oito.')).toEqual(['PT503488']);
-    // A value read out in another script is not read (a known limit).
-    expect(spokenValues('счёт G B восемь два, один два три четыре')).toEqual([]);
+    expect(spokenValues('счёт G B восемь два, затем W E S T, Один два три четыре')).toEqual(['GB82WEST1234']);
+    // Chinese numerals are not read (a known limit).
+    expect(spokenValues('账户 G B 八 二 W E S T 一 二 三 四')).toEqual([]);
   });
 
   it('leaves prose with a few digit words alone', () => {
