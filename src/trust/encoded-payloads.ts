@@ -102,8 +102,8 @@ function readChunk(text: string, i: number, cap = Infinity): Chunk {
 
 /**
  * The end of the chunk at `i` when it can neither be decoded alone (shorter than `min`, 16 unless
- * given), nor look encoded, nor open a spread-out run (a capitalized word of base64 group width);
- * else `i`.
+ * given, or a short word in lower case), nor look encoded, nor open a spread-out run (a
+ * capitalized word of base64 group width); else `i`.
  */
 function plainChunkEnd(text: string, i: number, min = MIN_HEX): number {
   const s = i;
@@ -111,15 +111,20 @@ function plainChunkEnd(text: string, i: number, min = MIN_HEX): number {
   let prevLower = false;
   let digit = false;
   let letter = false;
-  for (; i < text.length && i - s < min; i++) {
+  let hex = true;
+  for (; i < text.length && i - s < MIN_HEX; i++) {
     const c = text.charCodeAt(i);
     if (!isBase64Char(c)) break;
+    if (!isHexChar(c)) hex = false;
     if (isUpper(c)) { if (prevLower) return s; upper = true; letter = true; prevLower = false; }
     else if (isLower(c)) { prevLower = true; letter = true; }
     else { prevLower = false; if (isDigit(c)) digit = true; }
   }
   const w = i - s;
-  if (w >= min || (digit && letter) || text.charCodeAt(i) === 0x3d) return s;
+  if (w >= MIN_HEX || (digit && letter) || text.charCodeAt(i) === 0x3d) return s;
+  // Shorter runs are decoded only when asked (taint): as base64 they need a capital, as hex only
+  // hex digits; a word in lower case is neither.
+  if (w >= min && (upper || hex)) return s;
   if (digit && w <= 8) return s; // hex or bit groups
   return upper && w % 4 === 0 ? s : i;
 }
