@@ -68,33 +68,3 @@ function nibble(c: number): number {
   const l = c | 0x20;
   return l >= 0x61 && l <= 0x66 ? l - 0x57 : -1;
 }
-
-/**
- * Whether `bytes` are well-formed UTF-8 (no overlong form, surrogate or code point past
- * U+10FFFF): exactly the bytes a fatal `TextDecoder` accepts.
- * @example isWellFormedUtf8(Uint8Array.of(0xc3, 0xa9)) // true
- */
-export function isWellFormedUtf8(bytes: Uint8Array): boolean {
-  const n = bytes.length;
-  let i = 0;
-  while (i < n) {
-    const b = bytes[i] ?? 0;
-    if (b < 0x80) { i++; continue; }
-    let need: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) need = 1;
-    else if (b >= 0xe0 && b <= 0xef) { need = 2; if (b === 0xe0) lo = 0xa0; else if (b === 0xed) hi = 0x9f; }
-    else if (b >= 0xf0 && b <= 0xf4) { need = 3; if (b === 0xf0) lo = 0x90; else if (b === 0xf4) hi = 0x8f; }
-    else return false;
-    if (i + need >= n) return false; // cut short
-    const second = bytes[i + 1] ?? 0;
-    if (second < lo || second > hi) return false;
-    for (let k = 2; k <= need; k++) {
-      const c = bytes[i + k] ?? 0;
-      if (c < 0x80 || c > 0xbf) return false;
-    }
-    i += need + 1;
-  }
-  return true;
-}

@@ -6,7 +6,7 @@
  * the same windows as indexing those views of the content would, at the cost of the (short)
  * arguments rather than of the content.
  */
-import { isWellFormedUtf8 } from './chunk-bytes.js';
+import { isUtf8 } from 'node:buffer';
 import { findEncodedRuns, type EncodedRun } from './encoded-payloads.js';
 import { rot13 } from './word-lookup.js';
 
@@ -42,7 +42,7 @@ export function printableValue(bytes: Uint8Array): string | null {
     if (b < 0x20 ? b !== 0x09 && b !== 0x0a && b !== 0x0d : b === 0x7f) return null;
   }
   // Ill-formed UTF-8 would decode with U+FFFD, refused below: refuse it without decoding.
-  if (!ascii && !isWellFormedUtf8(bytes)) return null;
+  if (!ascii && !isUtf8(bytes)) return null;
   const text = ascii ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1') : UTF8.decode(bytes);
   let significant = 0;
   let nameSign = false;
