@@ -8,8 +8,11 @@
  * "dash"); it counts when it has at least four digit words, which ordinary prose rarely strings
  * together. Digit words are read in English and in the languages written with spaces whose
  * override phrases the detector knows (French, German, Spanish, Italian, Dutch, Portuguese,
- * Russian); Chinese, Japanese and Korean numerals are not read. One linear pass, after a native
- * test that skips text with fewer than four digit words at all.
+ * Russian), and Chinese and Japanese numerals read digit by digit ("八二" for 82, the banking
+ * forms "捌贰" too), which are written without spaces: there a numeral is a digit word, a few
+ * filler words ("然后", "それから") keep the stretch going and any other ideograph ends it.
+ * Korean numerals are not read (their syllables are ordinary parts of words). One linear pass,
+ * after a native test that skips text with fewer than four digit words at all.
  */
 
 /** Digit words a stretch needs: fewer is ordinary prose ("one or two of them"). */
@@ -77,6 +80,21 @@ function meaningAt(text: string, s: number, e: number, ascii: boolean): Meaning 
   return undefined;
 }
 
+// Chinese and Japanese numerals, digit by digit: the common forms, 〇 and 幺 (a spoken "one" in
+// numbers), and the banking forms (simplified and traditional) written on cheques and invoices.
+const CJK_NUMERALS = ['零〇', '一幺壹', '二两兩贰貳', '三叁參', '四肆', '五伍', '六陆陸', '七柒', '八捌', '九玖'];
+const CJK_DIGIT: ReadonlyMap<number, string> = new Map(CJK_NUMERALS.flatMap((chars, d) => [...chars].map((ch) => [ch.charCodeAt(0), String(d)] as const)));
+const CJK_NUMERAL = new RegExp(`[${CJK_NUMERALS.join('')}]`, 'g');
+// Words between the parts of a number read out in Chinese or Japanese, dropped like "then".
+const CJK_FILLERS = ['然后', '然後', '接着', '接著', '还有', '還有', '再', '和', 'それから', 'そして', '次に', 'と'];
+/** An ideograph or kana: a character of Chinese or Japanese words (CJK punctuation is not). */
+const isCjkWordUnit = (c: number): boolean => (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff);
+/** The length of the Chinese or Japanese filler word at `text[i]`, or 0. */
+function cjkFillerAt(text: string, i: number): number {
+  for (const f of CJK_FILLERS) if (text.startsWith(f, i)) return f.length;
+  return 0;
+}
+
 const isLetter = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 /** A Latin letter with a diacritic (Latin-1 and Latin Extended-A, "fünf", "três") or a Cyrillic one ("два"). */
 const isAccented = (c: number): boolean => (c >= 0xc0 && c <= 0x17f && c !== 0xd7 && c !== 0xf7) || (c >= 0x400 && c <= 0x4ff);
@@ -109,6 +127,17 @@ export function spokenValues(text: string): string[] {
   let i = 0;
   while (i < text.length) {
     const c = text.charCodeAt(i);
+    if (c >= 0x3000) {
+      const digit = CJK_DIGIT.get(c);
+      if (digit !== undefined) { put(digit); digitWords++; i++; continue; }
+      if (isCjkWordUnit(c)) {
+        const filler = value === '' ? 0 : cjkFillerAt(text, i);
+        if (filler > 0 && fillers < MAX_FILLERS) { fillers++; i += filler; continue; }
+        if (value !== '' || repeat !== 1) end();
+        i++;
+        continue;
+      }
+    }
     if (!isLetter(c) && !isDigit(c) && !isAccented(c)) { i++; continue; }
     const s = i;
     let letters = 0;
@@ -133,9 +162,13 @@ export function spokenValues(text: string): string[] {
   return [...out];
 }
 
-/** At least {@link MIN_DIGIT_WORDS} digit words anywhere in `text` (a native scan). */
+/** At least {@link MIN_DIGIT_WORDS} digit words, or as many CJK numerals, anywhere in `text` (native scans). */
 function hasDigitWords(text: string): boolean {
-  DIGIT_WORD.lastIndex = 0;
-  for (let n = 0; n < MIN_DIGIT_WORDS; n++) if (DIGIT_WORD.exec(text) === null) return false;
+  return atLeast(DIGIT_WORD, text) || atLeast(CJK_NUMERAL, text);
+}
+
+function atLeast(pattern: RegExp, text: string): boolean {
+  pattern.lastIndex = 0;
+  for (let n = 0; n < MIN_DIGIT_WORDS; n++) if (pattern.exec(text) === null) return false;
   return true;
 }
