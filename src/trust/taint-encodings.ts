@@ -67,8 +67,28 @@ export type TaintEncoding = EncodedRun['kind'] | 'reversed' | 'rot13' | 'words';
 export function decodedRunsByKind(texts: readonly string[]): { text: string; kind: EncodedRun['kind'] }[] {
   // A Map: a token-heavy result (JWTs in every row) has thousands of runs.
   const out = new Map<string, EncodedRun['kind']>();
-  for (const text of texts) for (const run of findEncodedRuns(text, printableValue, MIN_ENCODED_CHARS)) if (!out.has(run.decoded)) out.set(run.decoded, run.kind);
+  for (const text of texts) {
+    addRuns(out, text);
+    if (text.includes('://')) for (const host of encodedUrlHosts(text)) addRuns(out, host);
+  }
   return [...out].map(([text, kind]) => ({ text, kind }));
+}
+
+function addRuns(out: Map<string, EncodedRun['kind']>, text: string): void {
+  for (const run of findEncodedRuns(text, printableValue, MIN_ENCODED_CHARS)) if (!out.has(run.decoded)) out.set(run.decoded, run.kind);
+}
+
+// The host of a URL when it is one run of base64 or hex characters, up to where a path, query,
+// port or the URL ends: `https://cXouaW8=/c`. The text's own scan misses it, because `/` is a
+// base64 character too and its chunk starts at the scheme's `//`. A real host has a dot, so it
+// never matches.
+const ENCODED_URL_HOST = /:\/\/([A-Za-z0-9+_-]{7,}={0,2})(?=[/?#:\s"'<>)\]]|$)/g;
+
+/** The URL hosts of `text` that are one base64 or hex run (see {@link ENCODED_URL_HOST}). */
+function encodedUrlHosts(text: string): string[] {
+  const hosts: string[] = [];
+  for (const m of text.matchAll(ENCODED_URL_HOST)) hosts.push(m[1] ?? '');
+  return hosts;
 }
 
 /**
