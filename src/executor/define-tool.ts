@@ -85,6 +85,7 @@ export function defineTool<A = unknown, D = unknown>(spec: ToolSpec<A, D>): Tool
     visibility: Object.fromEntries(Object.entries(spec.fields ?? {}).map(([p, v]) => [underData(p), v])),
     budget: spec.budget ?? {},
     validateInput: (args) => (validateInput(args) ? { ok: true } : { ok: false, findings: inputFindings(validateInput) }),
+    inputSchema: spec.input,
     validateOutput: spec.output === undefined ? null : compileOutputSchema(spec.output),
     source: spec.source,
     timeoutMs: spec.timeoutMs,

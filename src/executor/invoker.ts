@@ -25,6 +25,8 @@ export interface McpListing {
   readonly name: string;
   readonly title?: string | undefined;
   readonly outputSchema?: Record<string, unknown> | undefined;
+  /** The tool's input schema: a run's taint check reads which argument names are data. */
+  readonly inputSchema?: Record<string, unknown> | undefined;
   readonly annotations?: Record<string, unknown> | undefined;
 }
 

@@ -79,6 +79,11 @@ export interface ToolRules {
   /** Size budget of the model-visible result; unset limits come from the executor. */
   readonly budget: Budget;
   readonly validateInput: SchemaCheck | null;
+  /**
+   * The tool's input schema as declared (JSON Schema), or null: a run's taint check reads from it
+   * which member names of the arguments are data (a map's keys) and checks those too (T3).
+   */
+  readonly inputSchema: unknown;
   /** Check of `data` against the tool's output schema (S12). */
   readonly validateOutput: SchemaCheck | null;
   /** Where results come from (S6). */
@@ -119,6 +124,7 @@ export function toolRules(input: Partial<ToolRules> & { name: string; source: To
     visibility: input.visibility ?? {},
     budget: input.budget ?? {},
     validateInput: input.validateInput ?? null,
+    inputSchema: input.inputSchema ?? null,
     validateOutput: input.validateOutput ?? null,
     timeoutMs: input.timeoutMs ?? RULE_DEFAULTS.timeoutMs,
     ...input,

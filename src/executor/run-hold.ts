@@ -36,7 +36,7 @@ function requestDetails(request: ConfirmationRequest): Record<string, unknown> {
  * @example const held = runHold(run, rules, call, principal, undefined, notes);
  */
 export function runHold(run: RunAuthority, rules: ToolRules, c: ToolCall, principal: Principal, token: string | undefined, notes: LayerNotes): RunHold | { readonly confirmed: boolean } {
-  const v = run.check({ tool: rules.name, effect: rules.effect, risk: rules.risk, args: c.args, principal }, token);
+  const v = run.check({ tool: rules.name, effect: rules.effect, risk: rules.risk, args: c.args, principal, ...(rules.inputSchema === null ? {} : { inputSchema: rules.inputSchema }) }, token);
   if (v.effect === 'allow') {
     for (const t of v.taint) notes.call.push(`run ${run.id}: argument ${t.argument} carries untrusted content ${t.content_id} (${t.source}); allowed: a ${rules.risk}-risk ${rules.effect}`);
     if (v.confirmed !== null) notes.call.push(`run ${run.id}: confirmed by the user (request ${v.confirmed.request_id}, arguments ${v.confirmed.args_digest})`);

@@ -76,6 +76,7 @@ export function toolRulesFor(config: GatewayConfig, upstream: UpstreamConfig, to
     visibility: Object.fromEntries(Object.entries(merged.visibility ?? {}).map(([p, v]) => [underData(p), v])),
     budget: { maxBytes: merged.budget?.max_bytes ?? DEFAULT_MAX_BYTES, ...(merged.budget?.max_tokens === undefined ? {} : { maxTokens: merged.budget.max_tokens }) },
     validateInput: null,
+    inputSchema: listing?.inputSchema ?? null,
     validateOutput: outputCheckFor(listing?.outputSchema),
     source: { type: sourceType, id: `${upstream.name}/${upstreamTool}` },
     timeoutMs: merged.timeout_ms ?? DEFAULT_TIMEOUT_MS,

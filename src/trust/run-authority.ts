@@ -54,6 +54,8 @@ export interface RunCall {
   readonly risk: 'low' | 'medium' | 'high' | 'critical';
   readonly args: unknown;
   readonly principal: Pick<Principal, 'id'> & Partial<Principal>;
+  /** The tool's input schema: member names it treats as data (a map's keys) are checked for taint too. */
+  readonly inputSchema?: unknown;
 }
 
 /** One reason a call is held. */
@@ -215,7 +217,7 @@ export function createRunAuthority(options: RunAuthorityOptions = {}): RunAuthor
         const r = checkResourceScope(rule, call.args, { id: call.principal.id, authenticated: true, ...(call.principal.roles === undefined ? {} : { roles: call.principal.roles }), ...(call.principal.scopes === undefined ? {} : { scopes: call.principal.scopes }) });
         if (r !== undefined) reasons.push({ code: 'T4.resource-outside-run-scope', message: `${r.message.replace("caller's resource scope", 'scope declared for this run')}`, ...(r.pointer === undefined ? {} : { argument: r.pointer }) });
       }
-      const taint = index.taintOf(call.args);
+      const taint = index.taintOf(call.args, call.inputSchema);
       if (needsCleanArguments(call)) {
         for (const t of taint) reasons.push({ code: 'T3.tainted-argument', message: describe(t), argument: t.argument, content_id: t.content_id, source: t.source, ...(t.call_id === undefined ? {} : { call_id: t.call_id }) });
         if (index.saturated && taint.length === 0) reasons.push({ code: 'T3.run-saturated', message: `run ${id} has seen more untrusted text than its taint index keeps, so no argument can be vouched for; start a new run` });

@@ -11,7 +11,8 @@
  * built once per piece of content and looked up per window, so the cost is linear in the
  * content plus the arguments.
  */
-import { formatPointer, type UntrustedContent } from '../contract/index.js';
+import type { UntrustedContent } from '../contract/index.js';
+import { argumentLeaves } from './argument-leaves.js';
 import { significantLength } from './email-addresses.js';
 import { GramTable } from './gram-table.js';
 import { argumentNames, shortNames } from './short-names.js';
@@ -81,23 +82,6 @@ function kindOf(value: string): TaintKind {
   if (/^\+?[\d ().-]{8,24}$/.test(t) && t.startsWith('+')) return 'phone';
   if (/^\d{6,}$/.test(compact)) return 'account_number';
   return 'text';
-}
-
-/** The string and number leaves of call arguments, with their pointers. */
-function argumentLeaves(args: unknown): { pointer: string; value: string }[] {
-  const out: { pointer: string; value: string }[] = [];
-  const stack: { v: unknown; path: string[] }[] = [{ v: args, path: [] }];
-  while (stack.length > 0) {
-    const { v, path } = stack.pop() as { v: unknown; path: string[] };
-    // Numbers count as the text they are written as: an amount, an account number.
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') out.push({ pointer: formatPointer(path), value: String(v) });
-    else if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: [...path, String(i)] });
-    else if (v !== null && typeof v === 'object') {
-      const keys = Object.keys(v);
-      for (let i = keys.length - 1; i >= 0; i--) stack.push({ v: (v as Record<string, unknown>)[keys[i] as string], path: [...path, keys[i] as string] });
-    }
-  }
-  return out;
 }
 
 /**
@@ -175,10 +159,13 @@ export class TaintIndex {
     return { untrusted: this.untrusted.stats(), trusted: this.trusted.stats() };
   }
 
-  /** The tainted arguments of `args`, one finding per tainted leaf, in argument order. */
-  taintOf(args: unknown): Taint[] {
+  /**
+   * The tainted arguments of `args`, one finding per tainted leaf, in argument order. With the
+   * tool's `inputSchema`, member names it treats as data (a map's keys) are checked too.
+   */
+  taintOf(args: unknown, inputSchema?: unknown): Taint[] {
     const out: Taint[] = [];
-    const leaves = argumentLeaves(args);
+    const leaves = argumentLeaves(args, inputSchema);
     const joined = this.traceShortRuns(leaves);
     for (const [n, leaf] of leaves.entries()) {
       const hit: Trace | null = this.traceLeaf(leaf.value) ?? joined.get(n) ?? this.traceShortName(leaf.value);

@@ -121,6 +121,7 @@ describe('trc attack-sim', () => {
     ['an undeclared tool', JSON.stringify({ ...JSON.parse(good), id: 'x', calls: [{ tool: 'rm', args: {}, intent: 'user' }] }), /x\.jsonl:2: \/calls\/0\/tool: tool "rm" is not declared in \/tools/],
     ['a misspelt field', JSON.stringify({ ...JSON.parse(good), id: 'x', tool: [] }), /x\.jsonl:2: \(the line\): must NOT have additional properties \("tool"\)/],
     ['a duplicate id', good, /x\.jsonl:2: \/id: scenario id "mail-01-plain" was already used on line 1/],
+    ['an input schema that is not an object schema', JSON.stringify({ ...JSON.parse(good), id: 'x', tools: [{ name: 'read_inbox', effect: 'read', input_schema: { type: 'array' } }] }), /x\.jsonl:2: \/tools\/0\/input_schema\/type: must be equal to constant/],
   ])('refuses %s with its line number and JSON Pointer, exit 2', async (_name, line, message) => {
     const r = await runInProcess(['attack-sim', bad('x.jsonl', [good, line])]);
     expect(r.code).toBe(2);

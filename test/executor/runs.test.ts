@@ -135,6 +135,29 @@ describe('runs: taint, scope and confirmation in the executor', () => {
     expect(sent).toEqual([]);
   });
 
+  it('holds a write that carries the untrusted value as a key of a map its input schema declares', async () => {
+    const sent: unknown[] = [];
+    const readFile = defineTool({
+      name: 'read_file', description: 'Read a file', effect: 'read', risk: 'low', timeoutMs: 1000, source: { type: 'file', id: 'bills' },
+      input: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+      run: () => ({ data: { text: BILL } }),
+    });
+    const payMany = defineTool({
+      name: 'pay_many', description: 'Pay several accounts', effect: 'write', risk: 'medium', timeoutMs: 1000, source: { type: 'api', id: 'bank' },
+      // A map of account → amount: not expressible in OpenAI's strict mode.
+      strict: false,
+      input: { type: 'object', properties: { transfers: { type: 'object', additionalProperties: { type: 'number' } } }, required: ['transfers'], additionalProperties: false },
+      run: (args) => { sent.push(args); return { data: { ok: true } }; },
+    });
+    const executor = createExecutor({ tools: [readFile, payMany], store: createMemoryStore() });
+    const run = executor.startRun({ trustedText: ['Pay the bill in bill-dec.txt'] });
+    await executor.call({ call_id: 'k1', tool_name: 'read_file', args: { path: 'bill-dec.txt' } }, alice, { run });
+    const held = await executor.call({ call_id: 'k2', tool_name: 'pay_many', args: { transfers: { US133000000121212121212: 5000 } } }, alice, { run });
+    expect(held).toMatchObject({ status: 'needs_input', error: { code: 'T3.tainted-argument' } });
+    expect(details(held).confirmation.tainted).toEqual([expect.objectContaining({ argument: '/transfers/US133000000121212121212', source: 'file:bills' })]);
+    expect(sent).toEqual([]);
+  });
+
   it('holds every write once the run saw more untrusted text than its index keeps', async () => {
     const { executor, call } = bank();
     const run = executor.startRun({ maxGrams: 50 });

@@ -39,6 +39,7 @@ export function mcpToolRules(tool: McpToolRef, ctx: Pick<FromMcpContext, 'server
     visibility: {},
     budget: {},
     validateInput: null,
+    inputSchema: null,
     validateOutput: outputCheckFor(tool.outputSchema as Record<string, unknown> | undefined),
     source: { type: 'mcp', id: `${ctx.server.name}/${tool.name}` },
     timeoutMs: 60_000,

@@ -116,6 +116,7 @@ export function frameworkRules(name: string, options: WrapperOptions): ToolRules
     visibility: Object.fromEntries(Object.entries(options.visibility ?? {}).map(([p, v]) => [underData(p), v])),
     budget: options.budget ?? {},
     validateInput: null,
+    inputSchema: null,
     validateOutput: null,
     source: { type: options.source?.type ?? options.source_type ?? 'tool', id: options.source?.id ?? options.source_id ?? name },
     timeoutMs: options.timeoutMs ?? 60_000,

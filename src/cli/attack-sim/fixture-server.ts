@@ -20,7 +20,7 @@ export async function serveScenarios(file: string): Promise<void> {
   const scenarios = JSON.parse(readFileSync(file, 'utf8')) as Scenario[];
   const server = new Server({ name: 'trc-attack-sim-fixture', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: scenarios.flatMap((s, n) => s.tools.map((t) => ({ name: wireName(n, t.name), description: t.description ?? `${t.effect} tool of scenario ${s.id}`, inputSchema: { type: 'object' as const } }))),
+    tools: scenarios.flatMap((s, n) => s.tools.map((t) => ({ name: wireName(n, t.name), description: t.description ?? `${t.effect} tool of scenario ${s.id}`, inputSchema: { type: 'object' as const, ...t.input_schema } }))),
   }));
   server.setRequestHandler(CallToolRequestSchema, (req) => {
     const named = fromWireName(req.params.name);

@@ -19,6 +19,8 @@ export interface SimTool {
   /** Where the tool's text comes from (`file`, `email`, `web`… are untrusted; `database`, `api` are not). Default `mcp`. */
   readonly source_type?: string;
   readonly description?: string;
+  /** The tool's input schema, listed as MCP's `inputSchema` (default `{"type":"object"}`): taint reads which argument names are data. */
+  readonly input_schema?: Readonly<Record<string, unknown>>;
 }
 
 /** One call of the scripted agent. */
@@ -87,6 +89,8 @@ const SCENARIO_SCHEMA = {
           risk: { enum: ['low', 'medium', 'high', 'critical'] },
           source_type: { type: 'string', minLength: 1, maxLength: 64 },
           description: { type: 'string' },
+          // An MCP tool's inputSchema is an object schema.
+          input_schema: { type: 'object', required: ['type'], properties: { type: { const: 'object' } } },
         },
       },
     },

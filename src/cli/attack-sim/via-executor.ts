@@ -32,7 +32,8 @@ export function executorChannel(s: Scenario): Channel {
     async call(tool, args, confirmed) {
       // The user's approval, given to the application (never through the model).
       if (confirmed !== undefined) run.confirm(confirmed);
-      const listing: McpListing = { name: tool };
+      // As the fixture server lists it (the gateway reads the same listing).
+      const listing: McpListing = { name: tool, inputSchema: { type: 'object', ...s.tools.find((t) => t.name === tool)?.input_schema } };
       const rules = toolRulesFor(config, upstream, tool, tool, listing, CONFIRM_META_KEY);
       const invoker: Invoker = {
         attempt: async () => ({ kind: 'mcp', result: resultFor(s.calls, tool, args), listing, server: { name: SIM_UPSTREAM, trusted: false }, sent: true }),

@@ -33,6 +33,9 @@ Input: JSON Lines, one scenario a line (blank lines skipped; a line up to ${form
   tools[].effect       read | write;  risk: low | medium (default for writes) | high | critical
   tools[].source_type  where its text comes from: file, email, web, ticket, repository, mcp
                        (the default) … are untrusted; database, api … are trusted
+  tools[].input_schema the tool's MCP inputSchema ({"type": "object", …}; default: any
+                       object): member names it treats as data (a map's keys) are
+                       checked for taint like values
   scope                tool names, or {"tools": [...], "resources": {tool: [{"argument":
                        "/path", "allowed": ["docs/"], "match": "prefix"}]}}; absent: any tool
   calls[].result       the tool's raw return: a string, a JSON value, or an MCP

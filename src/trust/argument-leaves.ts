@@ -1,0 +1,111 @@
+/**
+ * The texts of a call's arguments that taint checks (SPEC T3): every string and number, and,
+ * where the tool's input schema says a member's name is data, the name too. A map of recipients
+ * or payees (`{"transfers": {"GB33MIDL4005…": 5000}}`) carries its values in its keys; a name the
+ * schema declares (`iban`, `address1`) is the tool's vocabulary, and may well occur in untrusted
+ * results as a JSON key, so it is never checked. Without a schema, or inside a free-form object
+ * (no `properties`, `patternProperties` or `additionalProperties` schema), nothing says which
+ * names are data, and keys are not checked.
+ */
+import { formatPointer, parsePointer } from '../contract/index.js';
+
+/** One argument text: where it is and what it says. */
+export interface ArgumentLeaf {
+  readonly pointer: string;
+  readonly value: string;
+}
+
+/** How a schema treats one member name: declared by name, a name that is data, or not said. */
+type NameRole = 'declared' | 'data' | 'unknown';
+interface Member {
+  readonly role: NameRole;
+  /** The member value's schema, when known. */
+  readonly schema: unknown;
+}
+const UNKNOWN: Member = { role: 'unknown', schema: undefined };
+
+// $ref chains and nested combinators followed per member; a schema deeper than this (or a cycle)
+// says nothing more.
+const MAX_DEPTH = 16;
+const BRANCHES = ['allOf', 'anyOf', 'oneOf', 'then', 'else'] as const;
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The schema `ref` (a local `#/…` reference) points to in `root`, or undefined. */
+function resolve(ref: unknown, root: unknown): unknown {
+  if (typeof ref !== 'string' || !ref.startsWith('#')) return undefined;
+  let tokens: string[] | null;
+  try {
+    tokens = parsePointer(decodeURIComponent(ref.slice(1)));
+  } catch {
+    return undefined; // malformed percent-encoding
+  }
+  let node: unknown = root;
+  for (const token of tokens ?? []) node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[token] : undefined;
+  return tokens === null ? undefined : node;
+}
+
+/** What the object schema `s` says of the member `key`. */
+function memberOf(s: unknown, key: string, root: unknown, depth: number): Member {
+  if (!isObject(s) || depth > MAX_DEPTH) return UNKNOWN;
+  const props = s['properties'];
+  if (isObject(props) && Object.prototype.hasOwnProperty.call(props, key)) return { role: 'declared', schema: props[key] };
+  // Branches and references may declare it; a declaration anywhere wins.
+  let data: Member | undefined;
+  const parts: unknown[] = [resolve(s['$ref'], root)];
+  for (const b of BRANCHES) parts.push(...(Array.isArray(s[b]) ? (s[b] as unknown[]) : [s[b]]));
+  for (const part of parts) {
+    if (part === undefined) continue;
+    const m = memberOf(part, key, root, depth + 1);
+    if (m.role === 'declared') return m;
+    if (m.role === 'data') data ??= m;
+  }
+  if (data !== undefined) return data;
+  const additional = s['additionalProperties'];
+  // Pattern names are not tested: a pattern from an untrusted server's schema is not run.
+  if (isObject(s['patternProperties'])) return { role: 'data', schema: undefined };
+  if (isObject(additional)) return { role: 'data', schema: additional };
+  // Named members, and this name is not one of them (whether or not more are allowed).
+  if (isObject(props)) return { role: 'data', schema: undefined };
+  return UNKNOWN;
+}
+
+/** The schema of item `i` of an array whose schema is `s`, when it says so directly. */
+function itemOf(s: unknown, i: number, root: unknown): unknown {
+  if (!isObject(s)) return undefined;
+  const target = s['$ref'] === undefined ? s : resolve(s['$ref'], root);
+  if (!isObject(target)) return undefined;
+  const prefix = target['prefixItems'];
+  if (Array.isArray(prefix) && i < prefix.length) return prefix[i];
+  const items = target['items'];
+  if (Array.isArray(items)) return i < items.length ? items[i] : undefined;
+  return isObject(items) ? items : undefined;
+}
+
+/**
+ * The argument texts of `args`, in order: strings and numbers (numbers as written), and the
+ * member names `inputSchema` treats as data.
+ * @example argumentLeaves({ t: { GB33X: 1 } }, { type: 'object', properties: { t: { type: 'object', additionalProperties: { type: 'number' } } } })
+ * // [{ pointer: '/t/GB33X', value: 'GB33X' }, { pointer: '/t/GB33X', value: '1' }]
+ */
+export function argumentLeaves(args: unknown, inputSchema?: unknown): ArgumentLeaf[] {
+  const out: ArgumentLeaf[] = [];
+  const checkKeys = isObject(inputSchema);
+  const stack: { v: unknown; path: string[]; schema: unknown; key?: string }[] = [{ v: args, path: [], schema: inputSchema }];
+  while (stack.length > 0) {
+    const { v, path, schema, key } = stack.pop() as (typeof stack)[number];
+    if (key !== undefined) out.push({ pointer: formatPointer(path), value: key });
+    // Numbers count as the text they are written as: an amount, an account number.
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') out.push({ pointer: formatPointer(path), value: String(v) });
+    else if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: [...path, String(i)], schema: checkKeys ? itemOf(schema, i, inputSchema) : undefined });
+    else if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i] as string;
+        const m = checkKeys ? memberOf(schema, k, inputSchema, 0) : UNKNOWN;
+        stack.push({ v: (v as Record<string, unknown>)[k], path: [...path, k], schema: m.schema, ...(m.role === 'data' ? { key: k } : {}) });
+      }
+    }
+  }
+  return out;
+}
