@@ -5,10 +5,10 @@
  * for failures, so providers flag the error (e.g. Anthropic `is_error`). The tool's input
  * schema, description and approval settings are untouched.
  */
-import { jsonSchema, type Tool, type ToolExecutionOptions } from 'ai';
+import { asSchema, jsonSchema, type Tool, type ToolExecutionOptions } from 'ai';
 import type { Envelope } from '../../contract/index.js';
 import { FOLLOW_TOOL_NAME } from '../../executor/index.js';
-import { assertRenderable, followParts, frameworkInvoker, frameworkRules, isErrorStatus, modelView, runFrameworkCall, type WrapperOptions } from '../shared/index.js';
+import { assertRenderable, followParts, frameworkInvoker, frameworkRules, isErrorStatus, modelView, runFrameworkCall, withInputSchema, type WrapperOptions } from '../shared/index.js';
 
 /** What `toModelOutput` returns (the `ai` package does not re-export the type by name). */
 export type ModelOutput = Awaited<ReturnType<NonNullable<Tool<unknown, Envelope>['toModelOutput']>>>;
@@ -36,13 +36,14 @@ export function envelopeTool<INPUT, OUTPUT>(name: string, original: Tool<INPUT, 
   if (execute === undefined) {
     throw new TypeError(`tool "${name}" has no execute function to wrap`);
   }
-  const rules = frameworkRules(name, options);
+  // The input schema as JSON Schema (a Zod schema converted by the SDK), read at the first call.
+  const rulesOf = withInputSchema(frameworkRules(name, options), options, () => asSchema(original.inputSchema).jsonSchema);
   const { outputSchema: _output, toModelOutput: _model, ...rest } = original as Tool<INPUT, OUTPUT> & { outputSchema?: unknown };
   const wrapped: Tool<INPUT, Envelope> = {
     ...(rest as Omit<Tool<INPUT, Envelope>, 'execute' | 'toModelOutput'>),
-    execute: (input: INPUT, opts: ToolExecutionOptions): Promise<Envelope> => {
+    execute: async (input: INPUT, opts: ToolExecutionOptions): Promise<Envelope> => {
       const invoker = frameworkInvoker((args, signal) => lastValue(execute(args as INPUT, { ...opts, abortSignal: signal })), options);
-      return runFrameworkCall(name, rules, invoker, input, opts.toolCallId, options, 'ai-sdk', opts.abortSignal);
+      return runFrameworkCall(name, await rulesOf(), invoker, input, opts.toolCallId, options, 'ai-sdk', opts.abortSignal);
     },
     toModelOutput: ({ output }: { output: Envelope }) => envelopeModelOutput(output),
   } as Tool<INPUT, Envelope>;

@@ -11,7 +11,7 @@ import type { InferInteropZodInput, InferInteropZodOutput, InteropZodObject } fr
 import { randomUUID } from 'node:crypto';
 import type { Envelope } from '../../contract/index.js';
 import { FOLLOW_TOOL_NAME, type Invoker, type ToolRules } from '../../executor/index.js';
-import { followParts, frameworkInvoker, frameworkRules, isErrorStatus, renderModelText, runFrameworkCall, type WrapperOptions } from '../shared/index.js';
+import { followParts, frameworkInvoker, frameworkRules, isErrorStatus, renderModelText, runFrameworkCall, withInputSchema, type WrapperOptions } from '../shared/index.js';
 
 /** Fields of {@link envelopeTool}: the usual tool fields plus the pipeline's rules (see `WrapperOptions`). */
 export interface EnvelopeToolFields<SchemaT extends InteropZodObject> extends WrapperOptions {
@@ -22,10 +22,10 @@ export interface EnvelopeToolFields<SchemaT extends InteropZodObject> extends Wr
 
 type Output = [string | ToolMessage, Envelope];
 
-function runner(name: string, rules: ToolRules, invokerFor: (config?: ToolRunnableConfig) => Invoker, options: WrapperOptions) {
+function runner(name: string, rules: ToolRules | (() => Promise<ToolRules>), invokerFor: (config?: ToolRunnableConfig) => Invoker, options: WrapperOptions) {
   return async (input: unknown, config?: ToolRunnableConfig): Promise<Output> => {
     const toolCallId = config?.toolCall?.id;
-    const env = await runFrameworkCall(name, rules, invokerFor(config), input, toolCallId ?? `local_${randomUUID()}`, options, 'langchain', config?.signal);
+    const env = await runFrameworkCall(name, typeof rules === 'function' ? await rules() : rules, invokerFor(config), input, toolCallId ?? `local_${randomUUID()}`, options, 'langchain', config?.signal);
     const text = renderModelText(env);
     // content_and_artifact always yields status "success"; a ready ToolMessage keeps the error flag.
     if (toolCallId !== undefined && isErrorStatus(env)) {
@@ -48,8 +48,9 @@ export function envelopeTool<SchemaT extends InteropZodObject>(
   fields: EnvelopeToolFields<SchemaT>,
 ): DynamicStructuredTool<SchemaT, InferInteropZodOutput<SchemaT>, InferInteropZodInput<SchemaT>, Output> {
   const { name, description, schema, ...options } = fields;
-  const rules = frameworkRules(name, options);
-  const run = runner(name, rules, (config) => frameworkInvoker(async (args) => func(args as InferInteropZodOutput<SchemaT>, config), options), options);
+  // The schema as JSON Schema (LangChain's own converter), read at the first call.
+  const rulesOf = withInputSchema(frameworkRules(name, options), options, async () => (await import('@langchain/core/utils/json_schema')).toJsonSchema(schema));
+  const run = runner(name, rulesOf, (config) => frameworkInvoker(async (args) => func(args as InferInteropZodOutput<SchemaT>, config), options), options);
   return new DynamicStructuredTool<SchemaT, InferInteropZodOutput<SchemaT>, InferInteropZodInput<SchemaT>, Output>({
     name,
     description: description ?? `${name} tool`,

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { tool, type FunctionTool, type RunContext, type ToolExecuteArgument } from '@openai/agents';
 import { FOLLOW_TOOL_NAME, type Invoker, type ToolRules } from '../../executor/index.js';
-import { followParts, frameworkInvoker, frameworkRules, renderModelText, runFrameworkCall, type WrapperOptions } from '../shared/index.js';
+import { followParts, frameworkInvoker, frameworkRules, renderModelText, runFrameworkCall, withInputSchema, type WrapperOptions } from '../shared/index.js';
 
 type ToolOptions = Parameters<typeof tool>[0];
 /** Parameter schemas the SDK accepts: a Zod object or a JSON schema object. */
@@ -26,7 +26,7 @@ export interface EnvelopeToolOptions<P extends ToolParameters, R> extends Wrappe
   readonly execute: (input: ToolExecuteArgument<P>, context?: RunContext<unknown>, details?: ToolCallDetails) => R | Promise<R>;
 }
 
-const WRAPPER_KEYS = ['store', 'executor', 'principal', 'budget', 'untrusted', 'trusted', 'visibility', 'trustedText', 'ignoreDetectorRules', 'source', 'source_type', 'source_id', 'operation', 'idempotencyKey', 'reconcile', 'reconcileTool', 'idempotent', 'honoursKey', 'risk', 'timeoutMs', 'now', 'onEnvelope', 'run'] as const satisfies readonly (keyof WrapperOptions)[];
+const WRAPPER_KEYS = ['store', 'executor', 'principal', 'budget', 'untrusted', 'trusted', 'visibility', 'trustedText', 'ignoreDetectorRules', 'source', 'source_type', 'source_id', 'operation', 'idempotencyKey', 'reconcile', 'reconcileTool', 'idempotent', 'honoursKey', 'risk', 'timeoutMs', 'now', 'onEnvelope', 'run', 'inputSchema'] as const satisfies readonly (keyof WrapperOptions)[];
 // Every wrapper option is in the list: an option added to WrapperOptions alone would reach the SDK instead.
 const everyWrapperKey: Exclude<keyof WrapperOptions, (typeof WRAPPER_KEYS)[number]> extends never ? true : never = true;
 void everyWrapperKey;
@@ -38,9 +38,9 @@ function split<T extends WrapperOptions>(options: T): { wrapper: WrapperOptions;
   return { wrapper: wrapper as WrapperOptions, rest };
 }
 
-function runner(name: string, rules: ToolRules, invokerFor: (context?: RunContext<unknown>, details?: ToolCallDetails) => Invoker, options: WrapperOptions) {
+function runner(name: string, rules: ToolRules | (() => Promise<ToolRules>), invokerFor: (context?: RunContext<unknown>, details?: ToolCallDetails) => Invoker, options: WrapperOptions) {
   return async (input: unknown, context?: RunContext<unknown>, details?: ToolCallDetails): Promise<string> => {
-    const env = await runFrameworkCall(name, rules, invokerFor(context, details), input, details?.toolCall?.callId ?? `local_${randomUUID()}`, options, 'openai-agents', details?.signal);
+    const env = await runFrameworkCall(name, typeof rules === 'function' ? await rules() : rules, invokerFor(context, details), input, details?.toolCall?.callId ?? `local_${randomUUID()}`, options, 'openai-agents', details?.signal);
     return renderModelText(env);
   };
 }
@@ -58,11 +58,13 @@ export function envelopeTool<P extends ToolParameters, R>(options: EnvelopeToolO
   const { execute, ...others } = options;
   const { wrapper, rest } = split(others as unknown as WrapperOptions);
   const name = options.name;
-  const rules = frameworkRules(name, wrapper);
-  const run = runner(name, rules, (context, details) => frameworkInvoker(async (args) => execute(args as ToolExecuteArgument<P>, context, details), wrapper), wrapper);
+  // The SDK turns the parameters (Zod or JSON Schema) into the tool's JSON Schema: read it at the first call.
+  const rulesOf = withInputSchema(frameworkRules(name, wrapper), wrapper, () => created.parameters);
+  const run = runner(name, rulesOf, (context, details) => frameworkInvoker(async (args) => execute(args as ToolExecuteArgument<P>, context, details), wrapper), wrapper);
   // The SDK's option type is a strict/non-strict union keyed on the schema kind; the fields
   // passed here are common to both.
-  return tool({ ...rest, execute: run } as unknown as ToolOptions) as unknown as FunctionTool<unknown, P, string>;
+  const created = tool({ ...rest, execute: run } as unknown as ToolOptions) as unknown as FunctionTool<unknown, P, string>;
+  return created;
 }
 
 /**

@@ -68,6 +68,11 @@ export interface WrapperOptions {
    * carry text a tool returned earlier answers `needs_input` until the user confirms it).
    */
   readonly run?: TaskRun;
+  /**
+   * The tool's input as JSON Schema, when the wrapper should not read it from the framework's
+   * tool: a run's taint check reads from it which argument names are data (a map's keys).
+   */
+  readonly inputSchema?: Readonly<Record<string, unknown>>;
 }
 
 let sharedStore: Store | undefined;
@@ -116,11 +121,31 @@ export function frameworkRules(name: string, options: WrapperOptions): ToolRules
     visibility: Object.fromEntries(Object.entries(options.visibility ?? {}).map(([p, v]) => [underData(p), v])),
     budget: options.budget ?? {},
     validateInput: null,
-    inputSchema: null,
+    inputSchema: options.inputSchema ?? null,
     validateOutput: null,
     source: { type: options.source?.type ?? options.source_type ?? 'tool', id: options.source?.id ?? options.source_id ?? name },
     timeoutMs: options.timeoutMs ?? 60_000,
   };
+}
+
+/**
+ * The rules with the tool's input schema, read once, at the first call, from what the framework
+ * knows (`read`: a JSON Schema or a promise of one) unless the options give it. A schema that
+ * cannot be read leaves the rules as they are: argument names are then not checked for taint.
+ * @example const rulesOf = withInputSchema(rules, options, () => created.parameters); await rulesOf();
+ */
+export function withInputSchema(rules: ToolRules, options: WrapperOptions, read: () => unknown): () => Promise<ToolRules> {
+  let ready: Promise<ToolRules> | undefined;
+  return () => (ready ??= (async () => {
+    if (options.inputSchema !== undefined) return rules;
+    let schema: unknown;
+    try {
+      schema = await read();
+    } catch {
+      return rules;
+    }
+    return schema !== null && typeof schema === 'object' && !Array.isArray(schema) ? { ...rules, inputSchema: schema } : rules;
+  })());
 }
 
 /** The framework's execute function as an invoker: its return value is the outcome. */
