@@ -1,11 +1,11 @@
 /**
  * The texts of a call's arguments that taint checks (SPEC T3): every string and number, and,
- * where the tool's input schema says a member's name is data, the name too. A map of recipients
+ * where the tool's input schema says a member's name is data (a map: `additionalProperties` or
+ * `patternProperties` as a schema), the name too. A map of recipients
  * or payees (`{"transfers": {"GB33MIDL4005…": 5000}}`) carries its values in its keys; a name the
  * schema declares (`iban`, `address1`) is the tool's vocabulary, and may well occur in untrusted
- * results as a JSON key, so it is never checked. Without a schema, or inside a free-form object
- * (no `properties`, `patternProperties` or `additionalProperties` schema), nothing says which
- * names are data, and keys are not checked.
+ * results as a JSON key, so it is never checked. Without a schema, inside a free-form object, or
+ * for a name outside the declared ones, nothing says the name is data, and it is not checked.
  */
 import { formatPointer, parsePointer } from '../contract/index.js';
 
@@ -65,8 +65,8 @@ function memberOf(s: unknown, key: string, root: unknown, depth: number): Member
   // Pattern names are not tested: a pattern from an untrusted server's schema is not run.
   if (isObject(s['patternProperties'])) return { role: 'data', schema: undefined };
   if (isObject(additional)) return { role: 'data', schema: additional };
-  // Named members, and this name is not one of them (whether or not more are allowed).
-  if (isObject(props)) return { role: 'data', schema: undefined };
+  // A name outside the declared ones is no map entry: a tool ignores or refuses it, and a model
+  // adds such names (`encoding`, `verbose`) that ordinary text also has.
   return UNKNOWN;
 }
 
