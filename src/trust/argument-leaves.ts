@@ -25,8 +25,11 @@ interface Member {
 const UNKNOWN: Member = { role: 'unknown', schema: undefined };
 
 // $ref chains and nested combinators followed per member; a schema deeper than this (or a cycle)
-// says nothing more.
+// says nothing more. The nodes visited per member are capped too: an upstream's schema can make
+// branches refer to each other (`anyOf` of ten `$ref`s to itself), and without a cap the walk
+// would grow exponentially with the depth.
 const MAX_DEPTH = 16;
+const MAX_NODES = 256;
 const BRANCHES = ['allOf', 'anyOf', 'oneOf', 'then', 'else'] as const;
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -45,9 +48,9 @@ function resolve(ref: unknown, root: unknown): unknown {
   return tokens === null ? undefined : node;
 }
 
-/** What the object schema `s` says of the member `key`. */
-function memberOf(s: unknown, key: string, root: unknown, depth: number): Member {
-  if (!isObject(s) || depth > MAX_DEPTH) return UNKNOWN;
+/** What the object schema `s` says of the member `key` (`budget`: schema nodes it may still visit). */
+function memberOf(s: unknown, key: string, root: unknown, depth: number, budget: { left: number }): Member {
+  if (!isObject(s) || depth > MAX_DEPTH || --budget.left < 0) return UNKNOWN;
   const props = s['properties'];
   if (isObject(props) && Object.prototype.hasOwnProperty.call(props, key)) return { role: 'declared', schema: props[key] };
   // Branches and references may declare it; a declaration anywhere wins.
@@ -56,7 +59,7 @@ function memberOf(s: unknown, key: string, root: unknown, depth: number): Member
   for (const b of BRANCHES) parts.push(...(Array.isArray(s[b]) ? (s[b] as unknown[]) : [s[b]]));
   for (const part of parts) {
     if (part === undefined) continue;
-    const m = memberOf(part, key, root, depth + 1);
+    const m = memberOf(part, key, root, depth + 1, budget);
     if (m.role === 'declared') return m;
     if (m.role === 'data') data ??= m;
   }
@@ -102,7 +105,7 @@ export function argumentLeaves(args: unknown, inputSchema?: unknown): ArgumentLe
       const keys = Object.keys(v);
       for (let i = keys.length - 1; i >= 0; i--) {
         const k = keys[i] as string;
-        const m = checkKeys ? memberOf(schema, k, inputSchema, 0) : UNKNOWN;
+        const m = checkKeys ? memberOf(schema, k, inputSchema, 0, { left: MAX_NODES }) : UNKNOWN;
         stack.push({ v: (v as Record<string, unknown>)[k], path: [...path, k], schema: m.schema, ...(m.role === 'data' ? { key: k } : {}) });
       }
     }

@@ -50,6 +50,9 @@ describe('argument texts taint checks', () => {
     expect(keysOf({ batch: [{ [IBAN]: 1 }], pair: ['x', { AB12CDEF: 2 }] }, list)).toEqual(expect.arrayContaining([IBAN, 'AB12CDEF']));
     const tree = { $ref: '#/$defs/node', $defs: { node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/node' } } }, additionalProperties: { type: 'string' } } } };
     expect(keysOf({ kids: [{ kids: [{ [IBAN]: 'x' }] }] }, tree)).toContain(IBAN);
+    // Branches that refer to each other: without a cap on the nodes visited, 10^16 of them.
+    const branching = { $defs: { a: { anyOf: Array.from({ length: 10 }, () => ({ $ref: '#/$defs/a' })) } }, $ref: '#/$defs/a' };
+    expect(argumentLeaves({ x: { y: 1 } }, branching).map((l) => l.value)).toEqual(['1']);
     const cycle = { $ref: '#', properties: {} };
     expect(() => argumentLeaves({ a: { b: 1 } }, cycle)).not.toThrow();
     expect(() => argumentLeaves({ a: 1 }, { $ref: '#/%E0%A4%A' })).not.toThrow();
