@@ -53,16 +53,23 @@ function memberOf(s: unknown, key: string, root: unknown, depth: number, budget:
   if (!isObject(s) || depth > MAX_DEPTH || --budget.left < 0) return UNKNOWN;
   const props = s['properties'];
   if (isObject(props) && Object.prototype.hasOwnProperty.call(props, key)) return { role: 'declared', schema: props[key] };
-  // Branches and references may declare it; a declaration anywhere wins.
+  // Branches and references may declare it; a declaration anywhere wins. Read in place, up to
+  // the budget: a branch list can be as long as the server likes.
   let data: Member | undefined;
-  const parts: unknown[] = [resolve(s['$ref'], root)];
-  for (const b of BRANCHES) parts.push(...(Array.isArray(s[b]) ? (s[b] as unknown[]) : [s[b]]));
-  for (const part of parts) {
-    if (part === undefined) continue;
+  const consider = (part: unknown): Member | undefined => {
+    if (part === undefined) return undefined;
     const m = memberOf(part, key, root, depth + 1, budget);
-    if (m.role === 'declared') return m;
     if (m.role === 'data') data ??= m;
+    return m.role === 'declared' ? m : undefined;
+  };
+  let found = consider(resolve(s['$ref'], root));
+  for (const b of BRANCHES) {
+    const branch = s[b];
+    if (!Array.isArray(branch)) found ??= consider(branch);
+    else for (let i = 0; i < branch.length && found === undefined && budget.left > 0; i++) found = consider(branch[i]);
+    if (found !== undefined || budget.left <= 0) break;
   }
+  if (found !== undefined) return found;
   if (data !== undefined) return data;
   const additional = s['additionalProperties'];
   // Pattern names are not tested: a pattern from an untrusted server's schema is not run.

@@ -53,6 +53,9 @@ describe('argument texts taint checks', () => {
     // Branches that refer to each other: without a cap on the nodes visited, 10^16 of them.
     const branching = { $defs: { a: { anyOf: Array.from({ length: 10 }, () => ({ $ref: '#/$defs/a' })) } }, $ref: '#/$defs/a' };
     expect(argumentLeaves({ x: { y: 1 } }, branching).map((l) => l.value)).toEqual(['1']);
+    // A branch list longer than any argument list a call could spread.
+    const wide = { type: 'object', anyOf: Array.from({ length: 300_000 }, () => ({ properties: { z: {} } })) };
+    expect(argumentLeaves({ x: 1 }, wide).map((l) => l.value)).toEqual(['1']);
     const cycle = { $ref: '#', properties: {} };
     expect(() => argumentLeaves({ a: { b: 1 } }, cycle)).not.toThrow();
     expect(() => argumentLeaves({ a: 1 }, { $ref: '#/%E0%A4%A' })).not.toThrow();
