@@ -11,8 +11,10 @@
  * Russian), and Chinese and Japanese numerals read digit by digit ("八二" for 82, the banking
  * forms "捌贰" too), which are written without spaces: there a numeral is a digit word, a few
  * filler words ("然后", "それから") keep the stretch going and any other ideograph ends it.
- * Korean numerals are not read (their syllables are ordinary parts of words). One linear pass,
- * after a native test that skips text with fewer than four digit words at all.
+ * Korean numerals are read in words made only of them, two syllables or more ("팔이" for 82):
+ * a numeral syllable alone is also an ordinary word or particle. Positional numerals ("八十二")
+ * are not read. One linear pass, after a native test that skips text with fewer than four digit
+ * words at all.
  */
 
 /** Digit words a stretch needs: fewer is ordinary prose ("one or two of them"). */
@@ -84,11 +86,18 @@ function meaningAt(text: string, s: number, e: number, ascii: boolean): Meaning 
 // numbers), and the banking forms (simplified and traditional) written on cheques and invoices.
 const CJK_NUMERALS = ['零〇', '一幺壹', '二两兩贰貳', '三叁參', '四肆', '五伍', '六陆陸', '七柒', '八捌', '九玖'];
 const CJK_DIGIT: ReadonlyMap<number, string> = new Map(CJK_NUMERALS.flatMap((chars, d) => [...chars].map((ch) => [ch.charCodeAt(0), String(d)] as const)));
-const CJK_NUMERAL = new RegExp(`[${CJK_NUMERALS.join('')}]`, 'g');
+const CJK_NUMERAL = new RegExp(`[${CJK_NUMERALS.join('')}영공일이삼사오육륙칠팔구]`, 'g');
 // Words between the parts of a number read out in Chinese or Japanese, dropped like "then".
 const CJK_FILLERS = ['然后', '然後', '接着', '接著', '还有', '還有', '再', '和', 'それから', 'そして', '次に', 'と'];
 /** An ideograph or kana: a character of Chinese or Japanese words (CJK punctuation is not). */
 const isCjkWordUnit = (c: number): boolean => (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff);
+// Korean numerals (Sino-Korean, as one reads digits), one syllable each. A syllable alone is an
+// ordinary word (이 is also a particle, 오 an interjection), so only a word made of two numeral
+// syllables or more counts: 팔이 (82), 일이삼사 (1234).
+const HANGUL_DIGIT: ReadonlyMap<number, string> = new Map([...'영공일이삼사오육륙칠팔구'].map((ch, k) => [ch.charCodeAt(0), String([0, 0, 1, 2, 3, 4, 5, 6, 6, 7, 8, 9][k])] as const));
+const HANGUL_FILLERS = new Set(['그다음', '다음', '그리고', '그리고는', '이어서']);
+const isHangul = (c: number): boolean => c >= 0xac00 && c <= 0xd7a3;
+
 /** The length of the Chinese or Japanese filler word at `text[i]`, or 0. */
 function cjkFillerAt(text: string, i: number): number {
   for (const f of CJK_FILLERS) if (text.startsWith(f, i)) return f.length;
@@ -127,6 +136,17 @@ export function spokenValues(text: string): string[] {
   let i = 0;
   while (i < text.length) {
     const c = text.charCodeAt(i);
+    if (isHangul(c)) {
+      // A Korean word: digits when every syllable is a numeral, else a filler or the end.
+      const s = i;
+      while (i < text.length && isHangul(text.charCodeAt(i))) i++;
+      let digits = '';
+      for (let k = s; k < i && digits.length === k - s; k++) digits += HANGUL_DIGIT.get(text.charCodeAt(k)) ?? '';
+      if (i - s >= 2 && digits.length === i - s) { put(digits); digitWords += digits.length; continue; }
+      if (value !== '' && fillers < MAX_FILLERS && HANGUL_FILLERS.has(text.slice(s, i))) { fillers++; continue; }
+      if (value !== '' || repeat !== 1) end();
+      continue;
+    }
     if (c >= 0x3000) {
       const digit = CJK_DIGIT.get(c);
       if (digit !== undefined) { put(digit); digitWords++; i++; continue; }

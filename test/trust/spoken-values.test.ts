@@ -39,8 +39,14 @@ describe('values read out in words', () => {
     expect(spokenValues('第一，第二，第三，第四。')).toEqual([]);
     expect(spokenValues('我们一起去了三四个地方，一两个人留下了。')).toEqual([]);
     expect(spokenValues('一二三个人和四五个孩子')).toEqual([]);
-    // Korean numerals are not read: their syllables are parts of ordinary words (a known limit).
-    expect(spokenValues('G B 팔이, 그다음 W E S T, 그다음 일이삼사')).toEqual([]);
+  });
+
+  it('reads Korean numerals in words made only of them, two syllables or more', () => {
+    expect(spokenValues('저희 계좌가 바뀌었습니다. G B 팔이, 그다음 W E S T, 그다음 일이삼사, 오육구팔, 칠육오사, 삼이 입니다.')).toEqual(['GB82WEST12345698765432']);
+    // A numeral syllable alone, or inside a word, is an ordinary word (이 is also a particle).
+    expect(spokenValues('오늘은 일이 많아서 이사를 못 했어요. 사이좋게 지내요. 이 일 오 삼')).toEqual([]);
+    // Positional numerals (八十二 for 82) are not read (a known limit).
+    expect(spokenValues('是 G B 八十二，然后 W E S T，然后 一千二百三十四')).toEqual([]);
   });
 
   it('leaves prose with a few digit words alone', () => {
@@ -52,7 +58,7 @@ describe('values read out in words', () => {
 
   it('spells only letters and digits, and takes any text without throwing (fuzz)', () => {
     const words = fc.constantFrom('one', 'two', 'Nine', 'EIGHT', 'then', 'and', 'double', 'G', 'b', 'WEST', '42', 'the', ',', ' ', '\n', 'é', '🙂', 'fünf', 'TRÊS', 'zéro', 'ŀ', 'ß',
-      '八', '二〇', '壹', '然后', 'それから', '个', '，', '。', '팔');
+      '八', '二〇', '壹', '然后', 'それから', '个', '，', '。', '팔', '일이삼사', '그다음', '이사를');
     const text = fc.oneof(fc.string({ maxLength: 60 }), fc.array(words, { maxLength: 40 }).map((w) => w.join(' ')));
     fc.assert(fc.property(text, (t) => {
       for (const v of spokenValues(t)) expect(v).toMatch(/^[\p{L}\p{N}]+$/u);
