@@ -85,16 +85,20 @@ function meaningAt(text: string, s: number, e: number, ascii: boolean): Meaning 
 // Chinese and Japanese numerals, digit by digit: the common forms, 〇 and 幺 (a spoken "one" in
 // numbers), and the banking forms (simplified and traditional) written on cheques and invoices.
 const CJK_NUMERALS = ['零〇', '一幺壹', '二两兩贰貳', '三叁參', '四肆', '五伍', '六陆陸', '七柒', '八捌', '九玖'];
-const CJK_DIGIT: ReadonlyMap<number, string> = new Map(CJK_NUMERALS.flatMap((chars, d) => [...chars].map((ch) => [ch.charCodeAt(0), String(d)] as const)));
-const CJK_NUMERAL = new RegExp(`[${CJK_NUMERALS.join('')}영공일이삼사오육륙칠팔구]`, 'g');
+// Korean numerals (Sino-Korean, as one reads digits), one syllable each. A syllable alone is an
+// ordinary word (이 is also a particle, 오 an interjection), so only a word made of two numeral
+// syllables or more counts: 팔이 (82), 일이삼사 (1234).
+const HANGUL_NUMERALS = ['영공', '일', '이', '삼', '사', '오', '육륙', '칠', '팔', '구'];
+/** Each character of `numerals` (the characters for 0, 1, … 9) → its digit. */
+const digitOfChar = (numerals: readonly string[]): ReadonlyMap<number, string> =>
+  new Map(numerals.flatMap((chars, d) => [...chars].map((ch) => [ch.charCodeAt(0), String(d)] as const)));
+const CJK_DIGIT = digitOfChar(CJK_NUMERALS);
+const HANGUL_DIGIT = digitOfChar(HANGUL_NUMERALS);
+const CJK_NUMERAL = new RegExp(`[${CJK_NUMERALS.join('')}${HANGUL_NUMERALS.join('')}]`, 'g');
 // Words between the parts of a number read out in Chinese or Japanese, dropped like "then".
 const CJK_FILLERS = ['然后', '然後', '接着', '接著', '还有', '還有', '再', '和', 'それから', 'そして', '次に', 'と'];
 /** An ideograph or kana: a character of Chinese or Japanese words (CJK punctuation is not). */
 const isCjkWordUnit = (c: number): boolean => (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff);
-// Korean numerals (Sino-Korean, as one reads digits), one syllable each. A syllable alone is an
-// ordinary word (이 is also a particle, 오 an interjection), so only a word made of two numeral
-// syllables or more counts: 팔이 (82), 일이삼사 (1234).
-const HANGUL_DIGIT: ReadonlyMap<number, string> = new Map([...'영공일이삼사오육륙칠팔구'].map((ch, k) => [ch.charCodeAt(0), String([0, 0, 1, 2, 3, 4, 5, 6, 6, 7, 8, 9][k])] as const));
 const HANGUL_FILLERS = new Set(['그다음', '다음', '그리고', '그리고는', '이어서']);
 const isHangul = (c: number): boolean => c >= 0xac00 && c <= 0xd7a3;
 
