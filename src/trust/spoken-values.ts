@@ -12,10 +12,14 @@
  * forms "捌贰" too), which are written without spaces: there a numeral is a digit word, a few
  * filler words ("然后", "それから") keep the stretch going and any other ideograph ends it.
  * Korean numerals are read in words made only of them, two syllables or more ("팔이" for 82):
- * a numeral syllable alone is also an ordinary word or particle. Positional numerals ("八十二")
- * are not read. One linear pass, after a native test that skips text with fewer than four digit
- * words at all.
+ * a numeral syllable alone is also an ordinary word or particle. Numbers written with place
+ * units are read as the number (八十二 and 팔십이 for 82, 一千二百三十四 for 1234). Digits of
+ * other scripts ("G B ٨٢") are read as ASCII digits. One linear pass, after a native test that
+ * skips text with fewer than four digit words at all.
  */
+
+import { withAsciiDigits } from './decimal-digits.js';
+import { MAX_POSITIONAL_TOKENS, positionalValue } from './positional-numerals.js';
 
 /** Digit words a stretch needs: fewer is ordinary prose ("one or two of them"). */
 const MIN_DIGIT_WORDS = 4;
@@ -89,11 +93,15 @@ const CJK_NUMERALS = ['零〇', '一幺壹', '二两兩贰貳', '三叁參', '�
 // ordinary word (이 is also a particle, 오 an interjection), so only a word made of two numeral
 // syllables or more counts: 팔이 (82), 일이삼사 (1234).
 const HANGUL_NUMERALS = ['영공', '일', '이', '삼', '사', '오', '육륙', '칠', '팔', '구'];
-/** Each character of `numerals` (the characters for 0, 1, … 9) → its digit. */
-const digitOfChar = (numerals: readonly string[]): ReadonlyMap<number, string> =>
-  new Map(numerals.flatMap((chars, d) => [...chars].map((ch) => [ch.charCodeAt(0), String(d)] as const)));
-const CJK_DIGIT = digitOfChar(CJK_NUMERALS);
-const HANGUL_DIGIT = digitOfChar(HANGUL_NUMERALS);
+// Place units (ten, hundred, thousand, ten thousand, hundred million), banking forms included.
+const PLACE_UNITS = [10, 100, 1000, 10_000, 100_000_000];
+/** Each numeral (the characters for 0, 1, … 9) → its digit, and each unit (for {@link PLACE_UNITS}) → the unit. */
+const tokenOfChar = (numerals: readonly string[], units: readonly string[]): ReadonlyMap<number, number> => new Map([
+  ...numerals.flatMap((chars, d) => [...chars].map((ch) => [ch.charCodeAt(0), d] as const)),
+  ...units.flatMap((chars, k) => [...chars].map((ch) => [ch.charCodeAt(0), PLACE_UNITS[k] ?? 0] as const)),
+]);
+const CJK_TOKEN = tokenOfChar(CJK_NUMERALS, ['十拾', '百佰', '千仟', '万萬', '亿億']);
+const HANGUL_TOKEN = tokenOfChar(HANGUL_NUMERALS, ['십', '백', '천', '만', '억']);
 const CJK_NUMERAL = new RegExp(`[${CJK_NUMERALS.join('')}${HANGUL_NUMERALS.join('')}]`, 'g');
 // Words between the parts of a number read out in Chinese or Japanese, dropped like "then".
 const CJK_FILLERS = ['然后', '然後', '接着', '接著', '还有', '還有', '再', '和', 'それから', 'そして', '次に', 'と'];
@@ -117,23 +125,29 @@ const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
  * The values `text` reads out in words, each as the characters it spells.
  * @example spokenValues('it is G B eight two, then W E S T, then one two three four.') // ['GB82WEST1234']
  */
-export function spokenValues(text: string): string[] {
-  if (!hasDigitWords(text)) return [];
+export function spokenValues(input: string): string[] {
+  if (!hasDigitWords(input)) return [];
+  // Digit groups of other scripts ("G B ٨٢, then W E S T") read as the digits they are.
+  const text = withAsciiDigits(input);
   // A Set: a text can hold many stretches, and a list scan per stretch would be quadratic.
   const out = new Set<string>();
   let value = '';
+  // The same stretch with numbers like 四千五 read as spoken Chinese reads them (4,500, not 4,005).
+  let alt = '';
   let digitWords = 0;
   let fillers = 0;
   let repeat = 1;
   const end = (): void => {
-    if (digitWords >= MIN_DIGIT_WORDS) out.add(value);
+    if (digitWords >= MIN_DIGIT_WORDS) out.add(value).add(alt);
     value = '';
+    alt = '';
     digitWords = 0;
     fillers = 0;
     repeat = 1;
   };
-  const put = (piece: string): void => {
+  const put = (piece: string, altPiece = piece): void => {
     value += piece.repeat(repeat);
+    alt += altPiece.repeat(repeat);
     repeat = 1;
     fillers = 0;
   };
@@ -144,16 +158,24 @@ export function spokenValues(text: string): string[] {
       // A Korean word: digits when every syllable is a numeral, else a filler or the end.
       const s = i;
       while (i < text.length && isHangul(text.charCodeAt(i))) i++;
-      let digits = '';
-      for (let k = s; k < i && digits.length === k - s; k++) digits += HANGUL_DIGIT.get(text.charCodeAt(k)) ?? '';
-      if (i - s >= 2 && digits.length === i - s) { put(digits); digitWords += digits.length; continue; }
+      // Korean writes 4,005 as 사천오: a digit after the last unit is the ones.
+      const number = i - s >= 2 ? numberIn(text, s, i, HANGUL_TOKEN) : undefined;
+      if (number !== undefined) { put(number.ones); digitWords += number.digits; continue; }
       if (value !== '' && fillers < MAX_FILLERS && HANGUL_FILLERS.has(text.slice(s, i))) { fillers++; continue; }
       if (value !== '' || repeat !== 1) end();
       continue;
     }
     if (c >= 0x3000) {
-      const digit = CJK_DIGIT.get(c);
-      if (digit !== undefined) { put(digit); digitWords++; i++; continue; }
+      if (CJK_TOKEN.has(c)) {
+        const s = i;
+        while (i < text.length && CJK_TOKEN.has(text.charCodeAt(i))) i++;
+        // 四千五 is 4,005 in Japanese and 4,500 in spoken Chinese: both readings are kept.
+        const number = numberIn(text, s, i, CJK_TOKEN);
+        if (number !== undefined) { put(number.ones, number.placeBelow); digitWords += number.digits; continue; }
+        // Not one number (二三十, "twenty or thirty"): a word like any other.
+        if (value !== '' || repeat !== 1) end();
+        continue;
+      }
       if (isCjkWordUnit(c)) {
         const filler = value === '' ? 0 : cjkFillerAt(text, i);
         if (filler > 0 && fillers < MAX_FILLERS) { fillers++; i += filler; continue; }
@@ -184,6 +206,37 @@ export function spokenValues(text: string): string[] {
   }
   end();
   return [...out];
+}
+
+/** A number read from numerals: in both readings of a digit after the last unit, and how many numerals it has. */
+interface NumberRead {
+  readonly ones: string;
+  readonly placeBelow: string;
+  readonly digits: number;
+}
+
+/**
+ * The number `text[s, e)` writes in the numerals and units of `tokenOf`: digit by digit when it
+ * has no unit, else by place ({@link positionalValue}); undefined when a character is neither,
+ * or the units make no number.
+ */
+function numberIn(text: string, s: number, e: number, tokenOf: ReadonlyMap<number, number>): NumberRead | undefined {
+  let numerals = '';
+  let hasUnit = false;
+  for (let k = s; k < e; k++) {
+    const token = tokenOf.get(text.charCodeAt(k));
+    if (token === undefined) return undefined;
+    if (token < 10) numerals += String.fromCharCode(0x30 + token);
+    else hasUnit = true;
+  }
+  if (!hasUnit) return { ones: numerals, placeBelow: numerals, digits: numerals.length };
+  if (e - s > MAX_POSITIONAL_TOKENS) return undefined;
+  const tokens: number[] = [];
+  for (let k = s; k < e; k++) tokens.push(tokenOf.get(text.charCodeAt(k)) ?? -1);
+  const ones = positionalValue(tokens, 'ones');
+  // The readings differ only where a digit follows 百, 千, 万 or 億 directly.
+  const placeBelow = ones !== null && tokens.some((t, k) => t >= 100 && (tokens[k + 1] ?? 0) > 0 && (tokens[k + 1] ?? 0) < 10) ? positionalValue(tokens, 'place_below') : ones;
+  return ones === null || placeBelow === null ? undefined : { ones, placeBelow, digits: numerals.length };
 }
 
 /** At least {@link MIN_DIGIT_WORDS} digit words, or as many CJK numerals, anywhere in `text` (native scans). */

@@ -1,11 +1,12 @@
 /**
  * The form in which argument taint compares text (SPEC T3): only *significant* characters —
- * letters and digits of any script — survive, NFKC-folded, lower-cased and with look-alikes
- * folded to their ASCII prototype (the detector's own per-character fold); whitespace,
+ * letters and digits of any script — survive, NFKC-folded, lower-cased, digits of every script
+ * as ASCII digits (`٨٢` is `82`) and look-alikes folded to their ASCII prototype (the detector's own per-character fold); whitespace,
  * punctuation, invisible and filler characters are dropped. `DE89 3704-0044` and `de8937040044`
  * read the same, so do `Evil.Test` and `e v i l . t e s t`. Escaped forms (URL `%XX`, HTML
  * entities, `\u` escapes, nested once) are further views of the same text. One linear pass each.
  */
+import { decimalDigit } from './decimal-digits.js';
 import { foldCodePoint, INVISIBLE } from './normalize-text.js';
 import { unescapedView } from './text-views.js';
 
@@ -62,6 +63,13 @@ export function taintForm(text: string): string {
     }
     const cp = text.codePointAt(i) ?? c;
     if (cp > 0xffff) i++;
+    // A digit of another script is the digit it stands for (the look-alike fold would make
+    // some of them letters: ١ → l).
+    const digit = decimalDigit(cp);
+    if (digit >= 0) {
+      put(0x30 + digit);
+      continue;
+    }
     const folded = foldCodePoint(cp);
     if (folded === INVISIBLE) continue;
     for (const ch of folded) {

@@ -45,8 +45,26 @@ describe('values read out in words', () => {
     expect(spokenValues('저희 계좌가 바뀌었습니다. G B 팔이, 그다음 W E S T, 그다음 일이삼사, 오육구팔, 칠육오사, 삼이 입니다.')).toEqual(['GB82WEST12345698765432']);
     // A numeral syllable alone, or inside a word, is an ordinary word (이 is also a particle).
     expect(spokenValues('오늘은 일이 많아서 이사를 못 했어요. 사이좋게 지내요. 이 일 오 삼')).toEqual([]);
-    // Positional numerals (八十二 for 82) are not read (a known limit).
-    expect(spokenValues('是 G B 八十二，然后 W E S T，然后 一千二百三十四')).toEqual([]);
+  });
+
+  it('reads numbers written with place units, in Chinese, Japanese and Korean', () => {
+    expect(spokenValues('我们的账户已更改，是 G B 八十二，然后 W E S T，然后 一千二百三十四，五千六百九十八，七千六百五十四，三十二。')).toEqual(['GB82WEST12345698765432']);
+    expect(spokenValues('开户账号 G B 捌拾贰，然后 壹仟贰佰叁拾肆，伍仟陆佰玖拾捌')).toEqual(['GB8212345698']);
+    expect(spokenValues('새 계좌는 G B 팔십이, W E S T, 그다음 천이백삼십사, 오천육백구십팔 입니다')).toEqual(['GB82WEST12345698']);
+    // Korean has no zero between places: 사천오 is 4,005.
+    expect(spokenValues('G B 삼십삼, M I D L, 그다음 사천오, 천오백십이')).toEqual(['GB33MIDL40051512']);
+  });
+
+  it('keeps both readings of a digit after the last unit, Japanese (the ones) and spoken Chinese (a place below)', () => {
+    expect(spokenValues('G B 三十三、M I D L、それから 四千五、千五百十二')).toEqual(['GB33MIDL40051512', 'GB33MIDL45001512']);
+    // After 零 or 十 there is one reading.
+    expect(spokenValues('G B 三十三，M I D L，然后 四千零五，一千五百一十二')).toEqual(['GB33MIDL40051512']);
+  });
+
+  it('reads no number into ranges, idioms or counted things', () => {
+    // 二三十 is "twenty or thirty", 千万 "by all means", 三十个 "thirty of them".
+    expect(spokenValues('来了二三十个人，一两百块钱。千万不要告诉他。我们有三十个，四十个，五十个，六十个。')).toEqual([]);
+    expect(spokenValues('이만 가보겠습니다. 일만 하지 말고 쉬세요. 삼천 원이에요.')).toEqual([]);
   });
 
   it('leaves prose with a few digit words alone', () => {
@@ -58,7 +76,7 @@ describe('values read out in words', () => {
 
   it('spells only letters and digits, and takes any text without throwing (fuzz)', () => {
     const words = fc.constantFrom('one', 'two', 'Nine', 'EIGHT', 'then', 'and', 'double', 'G', 'b', 'WEST', '42', 'the', ',', ' ', '\n', 'é', '🙂', 'fünf', 'TRÊS', 'zéro', 'ŀ', 'ß',
-      '八', '二〇', '壹', '然后', 'それから', '个', '，', '。', '팔', '일이삼사', '그다음', '이사를');
+      '八', '二〇', '壹', '然后', 'それから', '个', '，', '。', '팔', '일이삼사', '그다음', '이사를', '十', '百', '千万', '億', '零', '팔십이', '천', '٣', '७');
     const text = fc.oneof(fc.string({ maxLength: 60 }), fc.array(words, { maxLength: 40 }).map((w) => w.join(' ')));
     fc.assert(fc.property(text, (t) => {
       for (const v of spokenValues(t)) expect(v).toMatch(/^[\p{L}\p{N}]+$/u);
@@ -71,6 +89,10 @@ describe('values read out in words', () => {
     expect(growth(make, spokenValues, 10_000, 1_000_000)).toBeLessThan(400);
     const cjk = (n: number) => Array.from({ length: n / 12 }, (_, i) => `一二三四${i}然后个`).join('');
     expect(growth(cjk, spokenValues, 10_000, 1_000_000)).toBeLessThan(400);
+    const places = (n: number) => Array.from({ length: n / 16 }, (_, i) => `一千二百三十四${i}和五万`).join('');
+    expect(growth(places, spokenValues, 10_000, 1_000_000)).toBeLessThan(400);
+    // One run of units with no end: read once, not once per place.
+    expect(growth((n) => '一十'.repeat(n / 2), spokenValues, 10_000, 1_000_000)).toBeLessThan(400);
   });
 });
 

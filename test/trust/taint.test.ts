@@ -6,6 +6,7 @@ import { decodedRunsByKind, printableValue } from '../../src/trust/taint-encodin
 
 const decodedRuns = (texts: readonly string[]) => decodedRunsByKind(texts).map((r) => r.text);
 import { growth } from '../helpers/cpu-time.js';
+import { INTL_DIGITS } from '../helpers/intl-digits.js';
 
 const file = { type: 'file', id: 'bill-dec.txt' } as const;
 
@@ -27,14 +28,16 @@ describe('taint form', () => {
   });
 
   it('reads any text as a plain per-character fold does, however long and whatever came before (property)', () => {
-    // The plain reading: each code point folded, and of what it folds to only letters and
-    // digits kept, lower-cased.
+    // The plain reading: a digit of any script as its ASCII digit; any other code point folded,
+    // and of what it folds to only letters and digits kept, lower-cased.
     const plain = (t: string): string => [...t].map((ch) => {
+      const digit = INTL_DIGITS.get(ch.codePointAt(0) ?? 0);
+      if (digit !== undefined) return String(digit);
       const folded = foldCodePoint(ch.codePointAt(0) ?? 0);
       return folded === INVISIBLE ? '' : [...folded].filter((f) => /^[\p{L}\p{N}]$/u.test(f)).map((f) => f.toLowerCase()).join('');
     }).join('');
     const piece = fc.oneof(
-      fc.string({ unit: fc.constantFrom('a', 'z', '0', '9', 'Q', ' ', '-', '.', 'é', 'İ', 'ß', 'ﬁ', 'Ｕ', 'р', '\u200b', '\u3164', '😀', '①') }),
+      fc.string({ unit: fc.constantFrom('a', 'z', '0', '9', 'Q', ' ', '-', '.', 'é', 'İ', 'ß', 'ﬁ', 'Ｕ', 'р', '\u200b', '\u3164', '😀', '①', '١', '٥', '८', '๙') }),
       fc.string({ unit: 'grapheme', maxLength: 20 }),
       fc.stringMatching(/^[a-z0-9]{0,30}$/),
     );
