@@ -134,6 +134,10 @@ export function inProcessInvoker(tool: AnyTool): Invoker {
  * const env = await executor.call({ call_id: 'call_1', tool_name: 'order_get', args: { id: 'o1' } }, { id: 'user_1' });
  */
 export function createExecutor(options: ExecutorOptions): Executor {
+  // Checked here: a JavaScript caller that leaves it out would otherwise meet a TypeError deep inside.
+  if (typeof options?.store?.appendAudit !== 'function') {
+    throw new TrcError('EXECUTOR_OPTIONS_INVALID', 'createExecutor needs a store: createMemoryStore() keeps records in memory, openSqliteStore(path) on disk', { data: { pointer: '/store' } });
+  }
   const tools = new Map<string, AnyTool>();
   const invokers = new Map<string, Invoker>();
   for (const t of options.tools ?? []) {
