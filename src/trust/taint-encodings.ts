@@ -56,7 +56,7 @@ export function printableValue(bytes: Uint8Array): string | null {
 }
 
 /** How a value was written in the content, when taint had to undo something to find it. */
-export type TaintEncoding = EncodedRun['kind'] | 'reversed' | 'rot13' | 'words';
+export type TaintEncoding = EncodedRun['kind'] | 'reversed' | 'rot13' | 'words' | 'split';
 
 /**
  * The decoded base64, hex and binary runs of `texts` (contiguous or spread over chunks, as the
@@ -97,6 +97,7 @@ function encodedUrlHosts(text: string): string[] {
  */
 export function encodingWords(encoding: TaintEncoding): string {
   if (encoding === 'words') return 'read out there in words';
+  if (encoding === 'split') return 'split there across fields too short to trace alone';
   return encoding === 'reversed' ? 'written there backwards' : encoding === 'rot13' ? 'written there in ROT13' : `written there in ${encoding}`;
 }
 

@@ -18,6 +18,7 @@ import { GramTable } from './gram-table.js';
 import { argumentNames, shortNames } from './short-names.js';
 import { spokenValues } from './spoken-values.js';
 import { decodedRunsByKind, reversedForm, rot13Form, type TaintEncoding } from './taint-encodings.js';
+import { shortPieces } from './split-values.js';
 import { TAINT_MIN_CHARS, taintForms, taintViews, unescapedTexts } from './taint-normalize.js';
 
 /** What kind of value a tainted argument looks like (for the words of a confirmation). */
@@ -38,7 +39,7 @@ export interface Taint {
   /** The call whose result carried that content, when known. */
   readonly call_id?: string;
   readonly kind: TaintKind;
-  /** How the content wrote the value, when it was not as it is: base64, hex, binary, backwards or ROT13. */
+  /** How the content wrote the value, when it was not as it is: base64, hex, binary, backwards, ROT13, in words, or split across fields. */
   readonly encoding?: TaintEncoding;
 }
 
@@ -51,7 +52,7 @@ export interface TaintContent {
 }
 
 /** Where a traced value was found: the piece, how many characters, and the reading that found it. */
-interface Trace { readonly piece: number; readonly matched: number; readonly reading?: 'reversed' | 'rot13' }
+interface Trace { readonly piece: number; readonly matched: number; readonly reading?: 'reversed' | 'rot13' | 'split' }
 
 interface Origin { readonly content_id: string; readonly source: string; readonly call_id?: string; readonly encoding?: TaintEncoding }
 
@@ -62,6 +63,14 @@ export interface TaintIndexOptions {
 }
 
 const DEFAULT_MAX_GRAMS = 2 * 1024 * 1024;
+/** Fewest significant characters of an argument assembled from short pieces of content. */
+const MIN_ASSEMBLED = 8;
+/** Fewest short pieces such an argument is made of (two common words side by side are no value). */
+const MIN_ASSEMBLED_PIECES = 3;
+/** A short piece of content counts from this many significant characters (one letter is no piece). */
+const MIN_ASSEMBLY_PIECE = 2;
+/** Argument forms longer than this are not read as assembled from short pieces (a value to assemble is short). */
+const MAX_ASSEMBLED_FORM = 1024;
 /** Distinct short names kept a side (each is a few bytes; more is not a realistic run). */
 const MAX_SHORT_NAMES = 65_536;
 /** `type:id` of a content source. */
@@ -98,6 +107,8 @@ export class TaintIndex {
   // Names too short for a window, compared whole: name → the piece of content that held it first.
   private readonly shortNames = new Map<string, number>();
   private readonly trustedNames = new Set<string>();
+  // Short pieces of untrusted content (short JSON values and keys, short texts) → the content's piece.
+  private readonly pieces = new Map<string, number>();
 
   constructor(options: TaintIndexOptions = {}) {
     const max = options.maxGrams ?? DEFAULT_MAX_GRAMS;
@@ -111,6 +122,7 @@ export class TaintIndex {
     const texts = unescapedTexts(content.text);
     const first = this.addPieces(texts, origin);
     this.addShortNames(texts, first);
+    if (first >= 0) this.addShortPieces(content.text, first);
     // Decoded runs are pieces of their own, so a finding can say the value was encoded there.
     for (const run of decodedRunsByKind(texts)) {
       const decoded = unescapedTexts(run.text);
@@ -119,6 +131,16 @@ export class TaintIndex {
     }
     // Values read out in words ("G B eight two, …") are pieces of their own too.
     for (const value of spokenValues(content.text)) this.addPieces([value], { ...origin, encoding: 'words' });
+  }
+
+  /** Keep the short pieces of `text` (see {@link shortPieces}) for arguments assembled from them. */
+  private addShortPieces(text: string, piece: number): void {
+    for (const short of shortPieces(text)) {
+      for (const form of taintViews(short)) {
+        if (form.length < MIN_ASSEMBLY_PIECE || form.length >= TAINT_MIN_CHARS || this.pieces.has(form) || this.pieces.size >= MAX_SHORT_NAMES) continue;
+        this.pieces.set(form, piece);
+      }
+    }
   }
 
   /** Record trusted text: a run found here is not taint, even when untrusted content has it too. */
@@ -168,7 +190,7 @@ export class TaintIndex {
     const leaves = argumentLeaves(args, inputSchema);
     const joined = this.traceShortRuns(leaves);
     for (const [n, leaf] of leaves.entries()) {
-      const hit: Trace | null = this.traceLeaf(leaf.value) ?? joined.get(n) ?? this.traceShortName(leaf.value);
+      const hit: Trace | null = this.traceLeaf(leaf.value) ?? joined.get(n) ?? this.traceShortName(leaf.value) ?? this.traceAssembled(leaf.value);
       if (hit === null) continue;
       const origin = this.origins[hit.piece] as Origin;
       const encoding = hit.reading ?? origin.encoding;
@@ -220,6 +242,46 @@ export class TaintIndex {
       start = Math.max(end, start + 1);
     }
     return found;
+  }
+
+  /**
+   * A stretch of `value`'s form, {@link MIN_ASSEMBLED} characters or more, made of
+   * {@link MIN_ASSEMBLED_PIECES} short pieces of untrusted content or more, one after another
+   * (`GB39` + `MIDL` + `4005` …), with a window trusted text does not have; or null. Each position is reached from the pieces that can end there, so the
+   * pass is linear; forms longer than {@link MAX_ASSEMBLED_FORM} are not read this way.
+   */
+  private traceAssembled(value: string): Trace | null {
+    if (this.pieces.size === 0) return null;
+    for (const form of taintViews(value)) {
+      if (form.length < MIN_ASSEMBLED || form.length > MAX_ASSEMBLED_FORM) continue;
+      // from[i]: where the longest run of pieces ending at i starts (-1: no piece ends at i);
+      // count[i]: how many pieces that run has; by[i]: the content of its last piece.
+      const from = new Int32Array(form.length + 1).fill(-1);
+      const count = new Int32Array(form.length + 1);
+      const by = new Int32Array(form.length + 1).fill(-1);
+      for (let i = MIN_ASSEMBLY_PIECE; i <= form.length; i++) {
+        for (let n = MIN_ASSEMBLY_PIECE; n < TAINT_MIN_CHARS && n <= i; n++) {
+          const piece = this.pieces.get(form.slice(i - n, i));
+          if (piece === undefined) continue;
+          const chained = (from[i - n] as number) >= 0;
+          const start = chained ? (from[i - n] as number) : i - n;
+          if ((from[i] as number) >= 0 && start >= (from[i] as number)) continue;
+          from[i] = start;
+          count[i] = chained ? (count[i - n] as number) + 1 : 1;
+          by[i] = piece;
+        }
+        const start = from[i] as number;
+        if (start < 0 || i - start < MIN_ASSEMBLED || (count[i] as number) < MIN_ASSEMBLED_PIECES || !this.untrustedStretch(form, start, i)) continue;
+        return { piece: by[i] as number, matched: i - start, reading: 'split' };
+      }
+    }
+    return null;
+  }
+
+  /** Whether trusted text lacks some window of `form[start, end)`. */
+  private untrustedStretch(form: string, start: number, end: number): boolean {
+    for (let i = start; i + TAINT_MIN_CHARS <= end; i++) if (this.trusted.find(form, i) < 0) return true;
+    return false;
   }
 
   /** A short name in `value` (an address, a host) that untrusted content holds and trusted text does not, or null. */
