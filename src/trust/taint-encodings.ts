@@ -56,7 +56,7 @@ export function printableValue(bytes: Uint8Array): string | null {
 }
 
 /** How a value was written in the content, when taint had to undo something to find it. */
-export type TaintEncoding = EncodedRun['kind'] | 'reversed' | 'rot13' | 'words' | 'split';
+export type TaintEncoding = EncodedRun['kind'] | 'reversed' | 'rot13' | 'words' | 'split' | 'char_codes' | 'leet' | 'morse';
 
 /**
  * The decoded base64, hex and binary runs of `texts` (contiguous or spread over chunks, as the
@@ -98,6 +98,9 @@ function encodedUrlHosts(text: string): string[] {
 export function encodingWords(encoding: TaintEncoding): string {
   if (encoding === 'words') return 'read out there in words';
   if (encoding === 'split') return 'split there across fields too short to trace alone';
+  if (encoding === 'char_codes') return 'written there as character codes';
+  if (encoding === 'leet') return 'written there in leetspeak';
+  if (encoding === 'morse') return 'written there in Morse code';
   return encoding === 'reversed' ? 'written there backwards' : encoding === 'rot13' ? 'written there in ROT13' : `written there in ${encoding}`;
 }
 

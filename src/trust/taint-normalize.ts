@@ -1,7 +1,8 @@
 /**
  * The form in which argument taint compares text (SPEC T3): only *significant* characters —
  * letters and digits of any script — survive, NFKC-folded, lower-cased, digits of every script
- * as ASCII digits (`٨٢` is `82`) and look-alikes folded to their ASCII prototype (the detector's own per-character fold); whitespace,
+ * as ASCII digits (`٨٢` is `82`), tag characters and regional indicators as the ASCII letters
+ * they stand for, and look-alikes folded to their ASCII prototype (the detector's own per-character fold); whitespace,
  * punctuation, invisible and filler characters are dropped. `DE89 3704-0044` and `de8937040044`
  * read the same, so do `Evil.Test` and `e v i l . t e s t`. Escaped forms (URL `%XX`, HTML
  * entities, `\u` escapes, nested once) are further views of the same text. One linear pass each.
@@ -39,6 +40,12 @@ function put(code: number): void {
   units[used++] = code;
 }
 
+/** The ASCII unit a tag character (U+E0020–U+E007E) or regional indicator (U+1F1E6–U+1F1FF) stands for, or -1. */
+function smuggledAscii(cp: number): number {
+  if (cp >= 0xe0020 && cp <= 0xe007e) return cp - 0xe0000;
+  return cp <= 0x1f1ff ? 0x61 + cp - 0x1f1e6 : -1;
+}
+
 /** Whether `c` is a unit the taint form keeps as it is (an ASCII digit or lower-case letter). */
 const kept = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a);
 
@@ -68,6 +75,14 @@ export function taintForm(text: string): string {
     const digit = decimalDigit(cp);
     if (digit >= 0) {
       put(0x30 + digit);
+      continue;
+    }
+    // Letters a model reads that no fold gives: tag characters (invisible ASCII, "ASCII
+    // smuggling") and regional indicators (🇬 🇧).
+    const letter = cp < 0x1f1e6 ? -1 : smuggledAscii(cp);
+    if (letter >= 0) {
+      if (kept(letter)) put(letter);
+      else if (letter >= 0x41 && letter <= 0x5a) put(letter | 0x20);
       continue;
     }
     const folded = foldCodePoint(cp);

@@ -18,8 +18,11 @@ import { GramTable } from './gram-table.js';
 import { argumentNames, shortNames } from './short-names.js';
 import { spokenValues } from './spoken-values.js';
 import { decodedRunsByKind, reversedForm, rot13Form, type TaintEncoding } from './taint-encodings.js';
+import { charCodeTexts } from './char-codes.js';
+import { leetWords } from './leet-tokens.js';
+import { morseTexts } from './morse-code.js';
 import { shortPieces } from './split-values.js';
-import { TAINT_MIN_CHARS, taintForms, taintViews, unescapedTexts } from './taint-normalize.js';
+import { TAINT_MIN_CHARS, taintForm, taintForms, taintViews, unescapedTexts } from './taint-normalize.js';
 
 /** What kind of value a tainted argument looks like (for the words of a confirmation). */
 export type TaintKind = 'email' | 'iban' | 'url' | 'phone' | 'account_number' | 'text';
@@ -39,7 +42,7 @@ export interface Taint {
   /** The call whose result carried that content, when known. */
   readonly call_id?: string;
   readonly kind: TaintKind;
-  /** How the content wrote the value, when it was not as it is: base64, hex, binary, backwards, ROT13, in words, or split across fields. */
+  /** How the content wrote the value, when it was not as it is: base64, hex, binary, backwards, ROT13, in words, split across fields, as character codes, in leetspeak or in Morse code. */
   readonly encoding?: TaintEncoding;
 }
 
@@ -63,6 +66,11 @@ export interface TaintIndexOptions {
 }
 
 const DEFAULT_MAX_GRAMS = 2 * 1024 * 1024;
+/** A character that can start an escape (URL `%XX`, an HTML entity, `\u`): only then has a text more than one form. */
+const ESCAPE_SIGN = /[%&\\]/;
+const PIECE_START_BITS = 1 << 16;
+/** The bit of the two units of `form` at `i` (see `TaintIndex.pieceStarts`). */
+const pieceStart = (form: string, i: number): number => (Math.imul(form.charCodeAt(i), 0x9e37) + form.charCodeAt(i + 1)) & (PIECE_START_BITS - 1);
 /** Fewest significant characters of an argument assembled from short pieces of content. */
 const MIN_ASSEMBLED = 8;
 /** Fewest short pieces such an argument is made of (two common words side by side are no value). */
@@ -70,7 +78,7 @@ const MIN_ASSEMBLED_PIECES = 3;
 /** A short piece of content counts from this many significant characters (one letter is no piece). */
 const MIN_ASSEMBLY_PIECE = 2;
 /** Argument forms longer than this are not read as assembled from short pieces (a value to assemble is short). */
-const MAX_ASSEMBLED_FORM = 1024;
+const MAX_ASSEMBLED_FORM = 128;
 /** Distinct short names kept a side (each is a few bytes; more is not a realistic run). */
 const MAX_SHORT_NAMES = 65_536;
 /** `type:id` of a content source. */
@@ -109,6 +117,9 @@ export class TaintIndex {
   private readonly trustedNames = new Set<string>();
   // Short pieces of untrusted content (short JSON values and keys, short texts) → the content's piece.
   private readonly pieces = new Map<string, number>();
+  // The first two units of every piece, hashed to a bit: most positions of an argument start no
+  // piece, and this answers so without cutting a string for the look-up.
+  private readonly pieceStarts = new Uint8Array(PIECE_START_BITS / 8);
 
   constructor(options: TaintIndexOptions = {}) {
     const max = options.maxGrams ?? DEFAULT_MAX_GRAMS;
@@ -129,16 +140,23 @@ export class TaintIndex {
       const piece = this.addPieces(decoded, { ...origin, encoding: run.kind });
       if (piece >= 0) this.addShortNames(decoded, piece);
     }
-    // Values read out in words ("G B eight two, …") are pieces of their own too.
+    // Values read out in words ("G B eight two, …"), given as character codes, in leetspeak or
+    // in Morse code are pieces of their own too.
     for (const value of spokenValues(content.text)) this.addPieces([value], { ...origin, encoding: 'words' });
+    for (const value of charCodeTexts(content.text)) this.addPieces(unescapedTexts(value), { ...origin, encoding: 'char_codes' });
+    for (const value of leetWords(content.text)) this.addPieces([value], { ...origin, encoding: 'leet' });
+    for (const value of morseTexts(content.text)) this.addPieces([value], { ...origin, encoding: 'morse' });
   }
 
   /** Keep the short pieces of `text` (see {@link shortPieces}) for arguments assembled from them. */
   private addShortPieces(text: string, piece: number): void {
     for (const short of shortPieces(text)) {
-      for (const form of taintViews(short)) {
+      // Most pieces have nothing to unescape: their one form is enough.
+      for (const form of ESCAPE_SIGN.test(short) ? taintViews(short) : [taintForm(short)]) {
         if (form.length < MIN_ASSEMBLY_PIECE || form.length >= TAINT_MIN_CHARS || this.pieces.has(form) || this.pieces.size >= MAX_SHORT_NAMES) continue;
         this.pieces.set(form, piece);
+        const bit = pieceStart(form, 0);
+        this.pieceStarts[bit >> 3] = (this.pieceStarts[bit >> 3] as number) | (1 << (bit & 7));
       }
     }
   }
@@ -146,7 +164,7 @@ export class TaintIndex {
   /** Record trusted text: a run found here is not taint, even when untrusted content has it too. */
   addTrusted(text: string): void {
     const plain = unescapedTexts(text);
-    const texts = [...plain, ...decodedRunsByKind(plain).flatMap((r) => unescapedTexts(r.text)), ...spokenValues(text)];
+    const texts = [...plain, ...decodedRunsByKind(plain).flatMap((r) => unescapedTexts(r.text)), ...spokenValues(text), ...charCodeTexts(text), ...leetWords(text), ...morseTexts(text)];
     for (const view of taintForms(texts)) this.trusted.add(view);
     for (const name of shortNames(texts)) if (this.trustedNames.size < MAX_SHORT_NAMES) this.trustedNames.add(name);
   }
@@ -190,7 +208,8 @@ export class TaintIndex {
     const leaves = argumentLeaves(args, inputSchema);
     const joined = this.traceShortRuns(leaves);
     for (const [n, leaf] of leaves.entries()) {
-      const hit: Trace | null = this.traceLeaf(leaf.value) ?? joined.get(n) ?? this.traceShortName(leaf.value) ?? this.traceAssembled(leaf.value);
+      const views = taintViews(leaf.value);
+      const hit: Trace | null = this.traceLeaf(views) ?? joined.get(n) ?? this.traceShortName(leaf.value) ?? this.traceAssembled(views);
       if (hit === null) continue;
       const origin = this.origins[hit.piece] as Origin;
       const encoding = hit.reading ?? origin.encoding;
@@ -250,9 +269,9 @@ export class TaintIndex {
    * (`GB39` + `MIDL` + `4005` …), with a window trusted text does not have; or null. Each position is reached from the pieces that can end there, so the
    * pass is linear; forms longer than {@link MAX_ASSEMBLED_FORM} are not read this way.
    */
-  private traceAssembled(value: string): Trace | null {
+  private traceAssembled(views: readonly string[]): Trace | null {
     if (this.pieces.size === 0) return null;
-    for (const form of taintViews(value)) {
+    for (const form of views) {
       if (form.length < MIN_ASSEMBLED || form.length > MAX_ASSEMBLED_FORM) continue;
       // from[i]: where the longest run of pieces ending at i starts (-1: no piece ends at i);
       // count[i]: how many pieces that run has; by[i]: the content of its last piece.
@@ -261,6 +280,8 @@ export class TaintIndex {
       const by = new Int32Array(form.length + 1).fill(-1);
       for (let i = MIN_ASSEMBLY_PIECE; i <= form.length; i++) {
         for (let n = MIN_ASSEMBLY_PIECE; n < TAINT_MIN_CHARS && n <= i; n++) {
+          const bit = pieceStart(form, i - n);
+          if (((this.pieceStarts[bit >> 3] as number) & (1 << (bit & 7))) === 0) continue;
           const piece = this.pieces.get(form.slice(i - n, i));
           if (piece === undefined) continue;
           const chained = (from[i - n] as number) >= 0;
@@ -299,9 +320,9 @@ export class TaintIndex {
    * view of the value is also read backwards and ROT13-rotated: content that spelt the value so
    * (for the model to undo) holds those windows.
    */
-  private traceLeaf(value: string): Trace | null {
+  private traceLeaf(views: readonly string[]): Trace | null {
     let best: Trace | null = null;
-    for (const view of taintViews(value)) {
+    for (const view of views) {
       if (view.length < TAINT_MIN_CHARS) continue;
       for (const [read, forward, reading] of [[view, identity, undefined], [reversedForm(view), backwards, 'reversed'], [rot13Form(view), identity, 'rot13']] as const) {
         if (read === null) continue;

@@ -27,17 +27,28 @@ describe('taint form', () => {
     expect(taintForm('e\u200bv\u3164il')).toBe('evil');
   });
 
+  it('reads tag characters (invisible ASCII) and regional indicators as the letters they stand for', () => {
+    const tagged = [...'GB33 MIDL'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    expect(taintForm(`paid.${tagged}`)).toBe('paidgb33midl');
+    expect(taintForm('🇬 🇧 33 🇲🇮🇩🇱')).toBe('gb33midl');
+  });
+
   it('reads any text as a plain per-character fold does, however long and whatever came before (property)', () => {
-    // The plain reading: a digit of any script as its ASCII digit; any other code point folded,
+    // The plain reading: a digit of any script as its ASCII digit, a tag character or regional
+    // indicator as its ASCII letter; any other code point folded,
     // and of what it folds to only letters and digits kept, lower-cased.
     const plain = (t: string): string => [...t].map((ch) => {
       const digit = INTL_DIGITS.get(ch.codePointAt(0) ?? 0);
       if (digit !== undefined) return String(digit);
+      const cp = ch.codePointAt(0) ?? 0;
+      // Tag characters and regional indicators are the ASCII they stand for.
+      if (cp >= 0xe0020 && cp <= 0xe007e) return /[A-Za-z0-9]/.test(String.fromCharCode(cp - 0xe0000)) ? String.fromCharCode(cp - 0xe0000).toLowerCase() : '';
+      if (cp >= 0x1f1e6 && cp <= 0x1f1ff) return String.fromCharCode(0x61 + cp - 0x1f1e6);
       const folded = foldCodePoint(ch.codePointAt(0) ?? 0);
       return folded === INVISIBLE ? '' : [...folded].filter((f) => /^[\p{L}\p{N}]$/u.test(f)).map((f) => f.toLowerCase()).join('');
     }).join('');
     const piece = fc.oneof(
-      fc.string({ unit: fc.constantFrom('a', 'z', '0', '9', 'Q', ' ', '-', '.', 'é', 'İ', 'ß', 'ﬁ', 'Ｕ', 'р', '\u200b', '\u3164', '😀', '①', '١', '٥', '८', '๙') }),
+      fc.string({ unit: fc.constantFrom('a', 'z', '0', '9', 'Q', ' ', '-', '.', 'é', 'İ', 'ß', 'ﬁ', 'Ｕ', 'р', '\u200b', '\u3164', '😀', '①', '١', '٥', '८', '๙', '\u{E0047}', '\u{E0020}', '\u{E007F}', '🇬', '🇧') }),
       fc.string({ unit: 'grapheme', maxLength: 20 }),
       fc.stringMatching(/^[a-z0-9]{0,30}$/),
     );
