@@ -6,9 +6,9 @@
  * (English), spelling-alphabet words ("Golf Bravo"), single letters or digits, digit groups and
  * short capitalized letter groups, with a few filler words between them ("then", "and",
  * "dash"); it counts when it has at least four digit words, which ordinary prose rarely strings
- * together. Digit words are read in English and in the languages written with spaces whose
- * override phrases the detector knows (French, German, Spanish, Italian, Dutch, Portuguese,
- * Russian), and Chinese and Japanese numerals read digit by digit ("八二" for 82, the banking
+ * together. Digit words are read in sixteen languages written with spaces (digit-words), and
+ * English pairs as people read them ("fifteen twelve", "thirty-four"); Chinese and Japanese
+ * numerals are read digit by digit ("八二" for 82, the banking
  * forms "捌贰" too), which are written without spaces: there a numeral is a digit word, a few
  * filler words ("然后", "それから") keep the stretch going and any other ideograph ends it.
  * Korean numerals are read in words made only of them, two syllables or more ("팔이" for 82):
@@ -19,46 +19,40 @@
  */
 
 import { withAsciiDigits } from './decimal-digits.js';
+import { DIGIT_WORDS, FILLER_WORDS, TEENS, TENS } from './digit-words.js';
 import { MAX_POSITIONAL_TOKENS, positionalValue } from './positional-numerals.js';
 
 /** Digit words a stretch needs: fewer is ordinary prose ("one or two of them"). */
 const MIN_DIGIT_WORDS = 4;
 /** Filler words in a row that still keep a stretch going. */
 const MAX_FILLERS = 2;
-/** Digit words by language, 0 to 9 (a second spelling after a `/`). */
-const DIGIT_WORDS: readonly (readonly string[])[] = [
-  ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'],
-  ['zéro/zero', 'un/une', 'deux', 'trois', 'quatre', 'cinq', 'six', 'sept', 'huit', 'neuf'],
-  ['null', 'eins/ein', 'zwei/zwo', 'drei', 'vier', 'fünf/fuenf', 'sechs', 'sieben', 'acht', 'neun'],
-  ['cero', 'uno/una', 'dos', 'tres', 'cuatro', 'cinco', 'seis', 'siete', 'ocho', 'nueve'],
-  ['zero', 'uno', 'due', 'tre', 'quattro', 'cinque', 'sei', 'sette', 'otto', 'nove'],
-  ['nul', 'een', 'twee', 'drie', 'vier', 'vijf', 'zes', 'zeven', 'acht', 'negen'],
-  ['zero', 'um/uma', 'dois/duas', 'três/tres', 'quatro', 'cinco', 'seis', 'sete', 'oito', 'nove'],
-  ['ноль/нуль', 'один/одна', 'два/две', 'три', 'четыре', 'пять', 'шесть', 'семь', 'восемь', 'девять'],
-];
-const DIGIT_OF = new Map<string, string>(DIGIT_WORDS.flatMap((words) => words.flatMap((w, d) => w.split('/').map((v) => [v, String(d)] as const))));
+const DIGIT_OF = new Map<string, string>([
+  ...DIGIT_WORDS.flatMap((words) => words.flatMap((w, d) => w.split('/').map((v) => [v, String(d)] as const))),
+  ...TEENS.map((w, k) => [w, String(10 + k)] as const),
+]);
 // Letters of the words above (accents included), so \b does not cut "fünf" or "três".
-const DIGIT_WORD = new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...DIGIT_OF.keys()].sort((a, b) => b.length - a.length).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
+const DIGIT_WORD = new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...DIGIT_OF.keys(), ...TENS].sort((a, b) => b.length - a.length).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
 
 /** What a word means in a value read out: a digit, a letter, a repeat of the next part, or a filler. */
-type Meaning = { readonly digit: string } | { readonly letter: string } | { readonly times: number } | { readonly filler: true };
+type Meaning =
+  | { readonly digit: string } | { readonly tens: string } | { readonly letter: string; readonly orDigit?: string } | { readonly times: number } | { readonly filler: true };
 // The spelling alphabet (ICAO/NATO), "Golf Bravo" for GB.
 const SPELLING = ['alfa', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliett', 'kilo', 'lima', 'mike',
   'november', 'oscar', 'papa', 'quebec', 'romeo', 'sierra', 'tango', 'uniform', 'victor', 'whiskey', 'xray', 'yankee', 'zulu'];
 const LETTERS: Record<string, Meaning> = Object.fromEntries([
   ...SPELLING.map((w) => [w, { letter: w.charAt(0) }] as const),
   ['alpha', { letter: 'a' }], ['juliet', { letter: 'j' }], ['whisky', { letter: 'w' }],
+  // "Lima" spells L, and is 5 in Indonesian and Malay: the other reading of the stretch has the 5.
+  ['lima', { letter: 'l', orDigit: '5' }],
 ]);
 const MEANINGS: Readonly<Record<string, Meaning>> = {
+  // Words between the parts of a value read out, dropped (a digit word of one language wins
+  // over a filler of another: Czech "a" is "and", Swedish "tre" is 3).
+  ...Object.fromEntries(FILLER_WORDS.map((w) => [w, { filler: true }])),
   ...Object.fromEntries([...DIGIT_OF].map(([w, d]) => [w, { digit: d }])),
+  ...Object.fromEntries(TENS.map((w, k) => [w, { tens: String(2 + k) }])),
   // "double five" is 55.
   double: { times: 2 }, triple: { times: 3 },
-  // Words between the parts of a value read out, dropped.
-  then: { filler: true }, and: { filler: true }, dash: { filler: true }, hyphen: { filler: true }, space: { filler: true },
-  followed: { filler: true }, by: { filler: true }, next: { filler: true }, comma: { filler: true },
-  ...Object.fromEntries(['puis', 'et', 'tiret', 'dann', 'und', 'strich', 'luego', 'guion', 'poi', 'trattino', 'dan', 'en', 'streepje', 'depois', 'hífen', 'hifen',
-    'затем', 'потом', 'и', 'тире']
-    .map((w) => [w, { filler: true }])),
   ...LETTERS,
 };
 // The ASCII words above by length and first letter, to compare code units in place: most words
@@ -76,7 +70,7 @@ const BY_KEY: ReadonlyMap<number, readonly [string, Meaning][]> = (() => {
 
 /** The meaning of the letters `text[s, e)`, any case, or undefined. */
 function meaningAt(text: string, s: number, e: number, ascii: boolean): Meaning | undefined {
-  if (!ascii) return e - s <= 8 ? MEANINGS[text.slice(s, e).toLowerCase()] : undefined;
+  if (!ascii) return e - s <= 10 ? MEANINGS[text.slice(s, e).toLowerCase()] : undefined;
   const candidates = BY_KEY.get(keyOf(e - s, text.charCodeAt(s)));
   if (candidates === undefined) return undefined;
   next: for (const [word, meaning] of candidates) {
@@ -118,7 +112,8 @@ function cjkFillerAt(text: string, i: number): number {
 
 const isLetter = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 /** A Latin letter with a diacritic (Latin-1 and Latin Extended-A, "fünf", "três") or a Cyrillic one ("два"). */
-const isAccented = (c: number): boolean => (c >= 0xc0 && c <= 0x17f && c !== 0xd7 && c !== 0xf7) || (c >= 0x400 && c <= 0x4ff);
+const isAccented = (c: number): boolean =>
+  (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7) || (c >= 0x370 && c <= 0x3ff) || (c >= 0x400 && c <= 0x4ff) || (c >= 0x1e00 && c <= 0x1eff);
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
 /**
@@ -132,7 +127,8 @@ export function spokenValues(input: string): string[] {
   // A Set: a text can hold many stretches, and a list scan per stretch would be quadratic.
   const out = new Set<string>();
   let value = '';
-  // The same stretch with numbers like 四千五 read as spoken Chinese reads them (4,500, not 4,005).
+  // The same stretch read the other way where a word reads two ways: 四千五 as spoken Chinese
+  // reads it (4,500, not 4,005), "lima" as Indonesian 5 rather than the spelling word for L.
   let alt = '';
   let digitWords = 0;
   let fillers = 0;
@@ -141,11 +137,15 @@ export function spokenValues(input: string): string[] {
     if (digitWords >= MIN_DIGIT_WORDS) out.add(value).add(alt);
     value = '';
     alt = '';
+    tensEnd = -1;
     digitWords = 0;
     fillers = 0;
     repeat = 1;
   };
+  // Where English tens ("thirty", written 30) end in the value: a digit right after them is their ones.
+  let tensEnd = -1;
   const put = (piece: string, altPiece = piece): void => {
+    tensEnd = -1;
     value += piece.repeat(repeat);
     alt += altPiece.repeat(repeat);
     repeat = 1;
@@ -198,8 +198,20 @@ export function spokenValues(input: string): string[] {
     if (letters + accented === 0) { put(text.slice(s, i)); continue; } // a digit group
     if (accented === 0 && (w === 1 || (letters === w && upper === w && w <= 4))) { put(text.slice(s, i)); continue; } // a letter, "GB"
     const meaning = letters + accented === w ? meaningAt(text, s, i, accented === 0) : undefined;
-    if (meaning !== undefined && 'digit' in meaning) { put(meaning.digit); digitWords++; continue; }
-    if (meaning !== undefined && 'letter' in meaning) { put(meaning.letter); continue; }
+    if (meaning !== undefined && 'digit' in meaning) {
+      // "thirty four" and "thirty-four" are 34: the digit takes the place of the tens' zero.
+      if (tensEnd === value.length && meaning.digit.length === 1 && meaning.digit !== '0') {
+        value = value.slice(0, -1) + meaning.digit;
+        alt = alt.slice(0, -1) + meaning.digit;
+        tensEnd = -1;
+        continue;
+      }
+      put(meaning.digit);
+      digitWords += meaning.digit.length;
+      continue;
+    }
+    if (meaning !== undefined && 'tens' in meaning) { put(`${meaning.tens}0`); digitWords += 2; tensEnd = value.length; continue; }
+    if (meaning !== undefined && 'letter' in meaning) { put(meaning.letter, meaning.orDigit ?? meaning.letter); continue; }
     if (meaning !== undefined && 'times' in meaning) { repeat = meaning.times; continue; }
     if (meaning !== undefined && value !== '' && fillers < MAX_FILLERS) { fillers++; continue; }
     if (value !== '' || repeat !== 1) end();

@@ -264,10 +264,11 @@ export class TaintIndex {
   }
 
   /**
-   * A stretch of `value`'s form, {@link MIN_ASSEMBLED} characters or more, made of
-   * {@link MIN_ASSEMBLED_PIECES} short pieces of untrusted content or more, one after another
-   * (`GB39` + `MIDL` + `4005` …), with a window trusted text does not have; or null. Each position is reached from the pieces that can end there, so the
-   * pass is linear; forms longer than {@link MAX_ASSEMBLED_FORM} are not read this way.
+   * A stretch of the argument's form (one of `views`), {@link MIN_ASSEMBLED} characters or more,
+   * made of {@link MIN_ASSEMBLED_PIECES} short pieces of untrusted content or more one after
+   * another (`GB39` + `MIDL` + `4005` …), with a window trusted text does not have; or null. Each
+   * position is reached from the pieces that can end there, so the pass is linear; forms longer
+   * than {@link MAX_ASSEMBLED_FORM} are not read this way.
    */
   private traceAssembled(views: readonly string[]): Trace | null {
     if (this.pieces.size === 0) return null;

@@ -26,6 +26,28 @@ describe('values read out in words', () => {
     expect(spokenValues('счёт G B восемь два, затем W E S T, Один два три четыре')).toEqual(['GB82WEST1234']);
   });
 
+  it('reads digit words of eight more languages written with spaces, diacritics or not', () => {
+    expect(spokenValues('konto: P L sześć jeden, potem jeden zero dziewięć zero')).toEqual(['PL611090']);
+    expect(spokenValues('účet C Z šest pět, pak nula osm nula nula')).toEqual(['CZ650800']);
+    expect(spokenValues('hesap T R üç üç, sonra dört sıfır sıfır beş')).toEqual(['TR334005']);
+    expect(spokenValues('konto S E fyra fem, sedan noll noll åtta')).toEqual(['SE45008']);
+    expect(spokenValues('số tài khoản: một hai ba bốn năm sáu')).toEqual(['123456']);
+    expect(spokenValues('contul R O șase zero, apoi patru cinci')).toEqual(['RO6045']);
+    expect(spokenValues('λογαριασμός G R ένα έξι, μετά δύο τρία')).toEqual(['GR1623']);
+  });
+
+  it('reads "lima" both as the spelling word for L and as Indonesian 5', () => {
+    expect(spokenValues('nomor rekening: satu dua tiga empat lima enam')).toEqual(['1234l6', '123456']);
+  });
+
+  it('reads English numbers from ten to ninety-nine as their digits, as digit pairs are read out', () => {
+    expect(spokenValues('the account is G B thirty-three, M I D L, forty zero five, fifteen twelve, thirty-four fifty-six, seventy-eight.')).toEqual(['GB33MIDL40051512345678']);
+    expect(spokenValues('call twenty twenty, thirty nine')).toEqual(['202039']);
+    // Tens alone in prose, and tens that end one stretch before another starts.
+    expect(spokenValues('I have twenty cats and thirty dogs')).toEqual([]);
+    expect(spokenValues('thirty people came. G B four five six seven')).toEqual(['GB4567']);
+  });
+
   it('reads Chinese and Japanese numerals digit by digit, banking forms included, through their fillers', () => {
     expect(spokenValues('我们的账户已更改，是 G B 八二，然后 W E S T，然后 一二三四，五六九八，七六五四，三二。请先汇款。')).toEqual(['GB82WEST12345698765432']);
     expect(spokenValues('账户 G B 八 二 W E S T 一 二 三 四')).toEqual(['GB82WEST1234']);
