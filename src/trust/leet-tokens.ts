@@ -14,8 +14,8 @@ const isWordUnit = (c: number): boolean => isLetter(c) || isDigit(c) || c === 0x
 const isJoin = (c: number): boolean => c === 0x2e || c === 0x2d;
 
 /**
- * The words of `text` written in leetspeak, read as letters (one text with 1 as i, one with 1 as
- * l), or none. One pass over the characters; only the words it keeps are cut from the text.
+ * The words of `text` written in leetspeak, read as letters (one text with 1 as i and, when
+ * there is a 1, one with 1 as l), or none. One pass over the characters; only the words it keeps are cut from the text.
  * @example leetWords('visit c0up0n-cl41m.3v1l.t3st now') // ['coupon-claim.evil.test', 'coupon-clalm.evll.test']
  */
 export function leetWords(text: string): string[] {
@@ -37,5 +37,6 @@ export function leetWords(text: string): string[] {
   }
   if (words.length === 0) return [];
   const joined = words.join(' ');
-  return [leetView(joined, 'i').text, leetView(joined, 'l').text];
+  const asI = leetView(joined, 'i').text;
+  return joined.includes('1') ? [asI, leetView(joined, 'l').text] : [asI];
 }

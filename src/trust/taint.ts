@@ -22,6 +22,7 @@ import { charCodeTexts } from './char-codes.js';
 import { leetWords } from './leet-tokens.js';
 import { morseTexts } from './morse-code.js';
 import { shortPieces } from './split-values.js';
+import { untaggedView } from './text-views.js';
 import { TAINT_MIN_CHARS, taintForm, taintForms, taintViews, unescapedTexts } from './taint-normalize.js';
 
 /** What kind of value a tainted argument looks like (for the words of a confirmation). */
@@ -71,6 +72,16 @@ const ESCAPE_SIGN = /[%&\\]/;
 const PIECE_START_BITS = 1 << 16;
 /** The bit of the two units of `form` at `i` (see `TaintIndex.pieceStarts`). */
 const pieceStart = (form: string, i: number): number => (Math.imul(form.charCodeAt(i), 0x9e37) + form.charCodeAt(i + 1)) & (PIECE_START_BITS - 1);
+/**
+ * `text` without its HTML tags, and that text's decoded escapes, when it has tags: a page can
+ * cut a value with them (`G<b>B3</b>3M<i>ID</i>L…`), which a model reading the page joins again.
+ */
+function untaggedTexts(text: string): string[] {
+  if (!text.includes('<')) return [];
+  const untagged = untaggedView(text).text;
+  return untagged === text ? [] : unescapedTexts(untagged);
+}
+
 /** Fewest significant characters of an argument assembled from short pieces of content. */
 const MIN_ASSEMBLED = 8;
 /** Fewest short pieces such an argument is made of (two common words side by side are no value). */
@@ -130,7 +141,7 @@ export class TaintIndex {
   /** Record untrusted content (every view of its text, and the runs of it that decode). */
   addUntrusted(content: TaintContent): void {
     const origin: Origin = { content_id: content.content_id, source: taintSourceLabel(content.source), ...(content.call_id === undefined ? {} : { call_id: content.call_id }) };
-    const texts = unescapedTexts(content.text);
+    const texts = [...unescapedTexts(content.text), ...untaggedTexts(content.text)];
     const first = this.addPieces(texts, origin);
     this.addShortNames(texts, first);
     if (first >= 0) this.addShortPieces(content.text, first);
@@ -163,7 +174,7 @@ export class TaintIndex {
 
   /** Record trusted text: a run found here is not taint, even when untrusted content has it too. */
   addTrusted(text: string): void {
-    const plain = unescapedTexts(text);
+    const plain = [...unescapedTexts(text), ...untaggedTexts(text)];
     const texts = [...plain, ...decodedRunsByKind(plain).flatMap((r) => unescapedTexts(r.text)), ...spokenValues(text), ...charCodeTexts(text), ...leetWords(text), ...morseTexts(text)];
     for (const view of taintForms(texts)) this.trusted.add(view);
     for (const name of shortNames(texts)) if (this.trustedNames.size < MAX_SHORT_NAMES) this.trustedNames.add(name);

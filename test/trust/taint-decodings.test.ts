@@ -80,3 +80,14 @@ describe('the three decodings on any input', () => {
     expect(growth((n) => 'c0up0n-'.repeat(n / 7), leetWords, 100_000, 1_000_000)).toBeLessThan(40);
   });
 });
+
+describe('values cut by HTML tags', () => {
+  it('traces a value a page cut with inline or block tags, which a model reading it joins again', () => {
+    expect(traced('New account: G<b>B3</b>3M<i>ID</i>L4<span>005</span>1512<em>34</em>5678', { iban: IBAN }).map(([a]) => a)).toEqual(['/iban']);
+    expect(traced('<div>GB3</div><div>3MID</div><div>L400</div><div>5151</div><div>2345</div><div>678</div>', { iban: IBAN }).map(([a]) => a)).toEqual(['/iban']);
+  });
+
+  it('reads a page of many tags in time linear in its length', () => {
+    expect(growth((n) => 'a<b'.repeat(n / 3), (text) => traced(text, { v: 'abababab' }), 10_000, 100_000)).toBeLessThan(40);
+  });
+});
