@@ -159,9 +159,15 @@ export class TaintIndex {
     for (const value of morseTexts(content.text)) this.addPieces([value], { ...origin, encoding: 'morse' });
   }
 
-  /** Keep the short pieces of `text` (see {@link shortPieces}) for arguments assembled from them. */
+  /**
+   * Keep the short pieces of `text` (see {@link shortPieces}) for arguments assembled from them,
+   * and index its runs of short values and keys as pieces of their own.
+   */
   private addShortPieces(text: string, piece: number): void {
-    for (const short of shortPieces(text)) {
+    const { pieces, runs } = shortPieces(text);
+    const origin = this.origins[piece] as Origin;
+    for (const run of runs) this.addPieces(unescapedTexts(run), { ...origin, encoding: 'split' });
+    for (const short of pieces) {
       // Most pieces have nothing to unescape: their one form is enough.
       for (const form of ESCAPE_SIGN.test(short) ? taintViews(short) : [taintForm(short)]) {
         if (form.length < MIN_ASSEMBLY_PIECE || form.length >= TAINT_MIN_CHARS || this.pieces.has(form) || this.pieces.size >= MAX_SHORT_NAMES) continue;

@@ -17,20 +17,24 @@ const traced = (index: TaintIndex, args: unknown) => index.taintOf(args).map((t)
 
 describe('short pieces of content', () => {
   it('lists the short strings, numbers and keys of JSON text in order, and skips the long ones', () => {
-    expect(shortPieces('{"p1":"GB39","note":"pay the new account there","p2":"MIDL","n":4005}')).toEqual(['p1', 'GB39', 'note', 'p2', 'MIDL', 'n', '4005']);
-    expect(shortPieces('[" a b ", "\\"q\\"", true, null, -12.5e3, 12345678]')).toEqual([' a b ', '\\"q\\"', '-12.5e3']);
+    expect(shortPieces('{"p1":"GB39","note":"pay the new account there","p2":"MIDL","n":4005}')).toEqual({
+      pieces: ['p1', 'GB39', 'note', 'p2', 'MIDL', 'n', '4005'], runs: [],
+    });
+    // One-character values (and keys) are also joined in order, without the keys between them.
+    expect(shortPieces('{"a":"G","bb":"B","note":"pay the new account there","c":3,"d":"33"}').runs).toEqual(['GB3', 'acd']);
+    expect(shortPieces('[" a b ", "\\"q\\"", true, null, -12.5e3, 12345678]').pieces).toEqual([' a b ', '\\"q\\"', '-12.5e3']);
   });
 
   it('takes a short text whole and a long text that is not JSON as nothing', () => {
-    expect(shortPieces('GB39')).toEqual(['GB39']);
-    expect(shortPieces('Pay the supplier at the new account.')).toEqual([]);
+    expect(shortPieces('GB39')).toEqual({ pieces: ['GB39'], runs: [] });
+    expect(shortPieces('Pay the supplier at the new account.')).toEqual({ pieces: [], runs: [] });
   });
 
   it('reads broken JSON as far as it goes, and any text without throwing (fuzz)', () => {
-    expect(shortPieces('{"a":"GB3')).toEqual(['a', 'GB3']);
-    expect(shortPieces('{"a\\')).toEqual(['a\\']);
+    expect(shortPieces('{"a":"GB3').pieces).toEqual(['a', 'GB3']);
+    expect(shortPieces('{"a\\').pieces).toEqual(['a\\']);
     fc.assert(fc.property(fc.oneof(fc.json(), fc.string(), fc.string().map((s) => `{${s}`)), (text) => {
-      for (const piece of shortPieces(text)) expect(piece.length).toBeLessThanOrEqual(64);
+      for (const piece of shortPieces(text).pieces) expect(piece.length).toBeLessThanOrEqual(64);
     }), { numRuns: 1000 });
   });
 
@@ -47,6 +51,11 @@ describe('taint of a value assembled from short pieces', () => {
     // Decoy short fields between the pieces, a long field, and the fields in reverse.
     const decoyed = Object.fromEntries([...fields].reverse().flatMap(([k, p]) => [[k, p], [`x${k}`, 'zz'], [`note_${k}`, 'read the fields in order, p1 first']]));
     expect(traced(indexOf(JSON.stringify(decoyed)), { iban: IBAN })).toEqual([['/iban', 'split']]);
+  });
+
+  it('traces one cut into one-character fields, whose keys interleave it in the JSON text', () => {
+    const fields = Object.fromEntries([...IBAN].map((c, k) => [`k${String(k).padStart(2, '0')}`, c]));
+    expect(traced(indexOf(JSON.stringify(fields)), { iban: IBAN })).toEqual([['/iban', 'split']]);
   });
 
   it('traces one given as short keys, as short text blocks of one result, and as numbers', () => {
