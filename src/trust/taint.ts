@@ -22,7 +22,6 @@ import { charCodeTexts } from './char-codes.js';
 import { leetWords } from './leet-tokens.js';
 import { morseTexts } from './morse-code.js';
 import { shortPieces } from './split-values.js';
-import { untaggedView } from './text-views.js';
 import { TAINT_MIN_CHARS, taintForm, taintForms, taintViews, unescapedTexts } from './taint-normalize.js';
 
 /** What kind of value a tainted argument looks like (for the words of a confirmation). */
@@ -75,12 +74,17 @@ const pieceStart = (form: string, i: number): number => (Math.imul(form.charCode
 /**
  * `text` without its HTML tags, and that text's decoded escapes, when it has tags: a page can
  * cut a value with them (`G<b>B3</b>3M<i>ID</i>L…`), which a model reading the page joins again.
+ * Taint drops every whitespace anyway, so block tags need no space in their place.
  */
 function untaggedTexts(text: string): string[] {
   if (!text.includes('<')) return [];
-  const untagged = untaggedView(text).text;
+  const untagged = text.replace(HTML_TAG, '');
   return untagged === text ? [] : unescapedTexts(untagged);
 }
+
+// An HTML tag, opening or closing, up to 256 characters: a bounded match that stops at the next
+// `<`, so a page costs its length once (and no position map, unlike the detector's view).
+const HTML_TAG = /<\/?[A-Za-z][^<>]{0,254}>/g;
 
 /** Fewest significant characters of an argument assembled from short pieces of content. */
 const MIN_ASSEMBLED = 8;
