@@ -2,7 +2,7 @@
  * Reconciliation (W2, W3): after a timeout or crash, ask the downstream system what happened
  * under the idempotency key, and turn the answer into an outcome. Never a blind retry.
  */
-import { succeeded, unknown, type CallInput, type Envelope, type ErrorInfo } from '../contract/index.js';
+import { succeeded, timestampValue, unknown, type CallInput, type Envelope, type ErrorInfo } from '../contract/index.js';
 
 /** What a tool's `reconcile(key)` found out in the downstream system. */
 export type ReconcileLookup =
@@ -63,18 +63,19 @@ export interface ReconcileContext {
  */
 export function confirmedEnvelope(ctx: ReconcileContext, found: Extract<ReconcileLookup, { state: 'found' }>): Envelope {
   const data = found.data ?? { external_id: found.external_id, confirmed_by: 'idempotency_key_lookup' };
+  const committed = timestampValue(found.committed_at, 'the lookup\'s committed_at');
   return succeeded({
     call: { ...ctx.call, idempotency_key: ctx.key },
     data: data as NonNullable<unknown>,
-    provenance: { source_type: ctx.sourceType, source_id: ctx.sourceId, retrieved_at: ctx.retrievedAt, observed_at: found.committed_at ?? null },
+    provenance: { source_type: ctx.sourceType, source_id: ctx.sourceId, retrieved_at: ctx.retrievedAt, observed_at: committed.value },
     side_effect: {
       occurred: true,
       operation: ctx.operation,
       external_id: found.external_id,
       idempotency_key: ctx.key,
-      committed_at: found.committed_at ?? null,
+      committed_at: committed.value,
     },
-    warnings: [{ code: 'RECONCILED', message: `the response was lost; the outcome was confirmed by looking up idempotency key ${ctx.key}` }],
+    warnings: [{ code: 'RECONCILED', message: `the response was lost; the outcome was confirmed by looking up idempotency key ${ctx.key}` }, ...(committed.warning === undefined ? [] : [committed.warning])],
   });
 }
 

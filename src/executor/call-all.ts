@@ -8,6 +8,7 @@ import type { RunAuthority } from '../trust/index.js';
 import { TrcError, resolvePointer, type Envelope, type ErrorInfo } from '../contract/index.js';
 import { assertCallIds } from './call-ids.js';
 import type { Principal, ToolCall } from './types.js';
+import { callShapeProblem } from './call-shape.js';
 
 /** Options of `executor.callAll`. */
 export interface CallAllOptions {
@@ -111,9 +112,21 @@ function cyclic(deps: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
 /**
  * Run `calls` with dependency ordering and per-resource write serialization.
  * Throws `TrcError('DUPLICATE_CALL_ID')` when a call id is requested twice (results could not be
- * correlated), and `CALL_ID_MISMATCH` if the returned ids ever differ from the requested ones.
+ * correlated), `CALL_ID_MISMATCH` if the returned ids ever differ from the requested ones, and
+ * `CALL_ALL_OPTIONS_INVALID` (pointer `/concurrency`) for a concurrency that is not a whole number ≥ 1.
  */
 export async function callAll(runner: CallRunner, calls: readonly ToolCall[], principal: Principal, options: CallAllOptions): Promise<CallAllResult> {
+  const concurrency = options.concurrency;
+  // NaN would never let a call start (running < NaN is false): refused, like 0 or 2.5.
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) {
+    throw new TrcError('CALL_ALL_OPTIONS_INVALID', `concurrency must be a whole number of at least 1, got ${String(concurrency)}`, { data: { pointer: '/concurrency' } });
+  }
+  if (!Array.isArray(calls)) throw new TrcError('CALL_ALL_OPTIONS_INVALID', 'calls must be an array of calls', { data: { pointer: '' } });
+  // Results are matched to calls by id, so a batch with a malformed call is refused whole.
+  calls.forEach((c, i) => {
+    const problem = callShapeProblem(c);
+    if (problem !== null) throw new TrcError('INVALID_CALL', `call ${i} is malformed: ${problem.message}`, { data: { pointer: `/${i}${problem.pointer}` } });
+  });
   const ids = calls.map((c) => c.call_id);
   const dup = ids.filter((id, i) => ids.indexOf(id) !== i);
   if (dup.length > 0) throw new TrcError('DUPLICATE_CALL_ID', `call ids must be unique: ${[...new Set(dup)].join(', ')}`, { data: { duplicated: [...new Set(dup)] } });
@@ -124,7 +137,7 @@ export async function callAll(runner: CallRunner, calls: readonly ToolCall[], pr
   const locks = new Map<string, Promise<unknown>>();
   let running = 0;
   const waiting: (() => void)[] = [];
-  const limit = Math.max(1, options.concurrency ?? 16);
+  const limit = concurrency ?? 16;
   const acquire = async () => {
     if (running < limit) {
       running++;

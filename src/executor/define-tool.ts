@@ -6,9 +6,10 @@ import type { ValidateFunction } from 'ajv';
 import { TrcError, createAjv2020, escapePointerToken } from '../contract/index.js';
 // The OpenAI strict-mode rules have one definition, in the contract (the openai adapter re-exports it).
 import { checkStrictSchema, type StrictSchemaFinding } from '../contract/index.js';
-import { assertToolIgnoreList, UNTRUSTED_SOURCE_TYPES } from '../trust/index.js';
+import { assertToolIgnoreList, isUntrustedSourceType } from '../trust/index.js';
 import { compileOutputSchema, outputSchemaProblem } from './output-schema.js';
 import { underData, type SchemaFinding, type ToolRules } from './rules.js';
+import { toolSpecProblem } from './tool-spec-check.js';
 import type { ToolSpec } from './types.js';
 
 /** A checked tool, ready for {@link createExecutor}. */
@@ -37,7 +38,8 @@ export function inputFindings(validate: ValidateFunction): SchemaFinding[] {
 /**
  * Declare a tool. Throws `TrcError('TOOL_SCHEMA_NOT_STRICT')` listing every strict-rule
  * violation with its pointer (unless `strict: false`), `TOOL_SCHEMA_INVALID` when a schema does
- * not compile, and `TOOL_DEFINITION_INVALID` for a bad name, timeout or write without a key path.
+ * not compile, and `TOOL_DEFINITION_INVALID` (with the field's pointer) for a bad name, timeout
+ * (at most 2^31 − 1 ms), effect, risk, source, run function or pointer list.
  * @example
  * const getOrder = defineTool({
  *   name: 'order_get', description: 'Look up an order', effect: 'read', risk: 'low', timeoutMs: 2000,
@@ -47,11 +49,12 @@ export function inputFindings(validate: ValidateFunction): SchemaFinding[] {
  * });
  */
 export function defineTool<A = unknown, D = unknown>(spec: ToolSpec<A, D>): ToolDefinition<A, D> {
-  if (!NAME.test(spec.name)) {
+  if (typeof spec?.name !== 'string' || !NAME.test(spec.name)) {
     throw new TrcError('TOOL_DEFINITION_INVALID', `tool name "${spec.name}" must match ${NAME.source}`, { data: { pointer: '/name' } });
   }
-  if (!Number.isFinite(spec.timeoutMs) || spec.timeoutMs <= 0) {
-    throw new TrcError('TOOL_DEFINITION_INVALID', `tool "${spec.name}": timeoutMs must be a positive number`, { data: { pointer: '/timeoutMs' } });
+  const problem = toolSpecProblem(spec as unknown as Record<string, unknown>);
+  if (problem !== null) {
+    throw new TrcError('TOOL_DEFINITION_INVALID', `tool "${spec.name}": ${problem.pointer.slice(1)} ${problem.message}`, { data: { pointer: problem.pointer } });
   }
   const strictViolations = checkStrictSchema(spec.input);
   if (strictViolations.length > 0 && spec.strict !== false) {
@@ -73,14 +76,14 @@ export function defineTool<A = unknown, D = unknown>(spec: ToolSpec<A, D>): Tool
     operation: spec.effect === 'write' ? (spec.operation ?? spec.name) : 'read',
     risk: spec.risk,
     // A high-risk tool waits for the user's confirmation of each call (T4).
-    confirmation: { required: spec.risk === 'high' },
+    confirmation: { required: spec.risk === 'high' || spec.risk === 'critical' },
     idempotent: spec.idempotent === true,
     honoursKey: spec.honoursKey === true,
     reportsSend: spec.reportsSend === true,
     reconcile: { available: spec.reconcile !== undefined, queryTool: spec.reconcileTool ?? `${spec.name}.reconcile` },
     untrusted: (spec.untrusted ?? []).map(underData),
     trusted: (spec.trusted ?? []).map(underData),
-    sourceUntrusted: spec.trustedText === true ? false : UNTRUSTED_SOURCE_TYPES.includes(spec.source.type),
+    sourceUntrusted: spec.trustedText === true ? false : isUntrustedSourceType(String(spec.source.type)),
     ...(spec.ignoreDetectorRules === undefined ? {} : { ignoreDetectorRules: [...spec.ignoreDetectorRules] }),
     visibility: Object.fromEntries(Object.entries(spec.fields ?? {}).map(([p, v]) => [underData(p), v])),
     budget: spec.budget ?? {},

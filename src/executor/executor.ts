@@ -154,14 +154,16 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const deps = { store: options.store, now, stages, customDataStages, maxAttempts: options.maxWriteAttempts ?? 3, memoryPolicy: options.memoryPolicy, audit, lap: options.lap, lease };
 
   const callOne = (c: ToolCall, principal: Principal, callOptions: CallOptions = {}, refused?: ErrorInfo): Promise<Envelope> => {
-    const tool = tools.get(c.tool_name);
+    // `c?.`: a JavaScript caller may pass anything; the pipeline refuses a malformed call.
+    const name = (c as Partial<ToolCall> | null | undefined)?.tool_name;
+    const tool = typeof name === 'string' ? tools.get(name) : undefined;
     const runOptions: RunOptions = {
       ...(callOptions.signal === undefined ? {} : { signal: callOptions.signal }),
       ...(callOptions.run === undefined ? {} : { run: callOptions.run }),
       ...(callOptions.confirmation === undefined ? {} : { confirmation: callOptions.confirmation }),
       ...(refused === undefined ? {} : { refused }),
     };
-    return runPipeline(deps, tool?.rules ?? null, tool === undefined ? null : (invokers.get(c.tool_name) as Invoker), c, principal, runOptions);
+    return runPipeline(deps, tool?.rules ?? null, tool === undefined ? null : (invokers.get(tool.name) as Invoker), c, principal, runOptions);
   };
 
   return {

@@ -43,7 +43,7 @@ export { openResource, HANDLE_ERROR_CODES, RESOURCE_URI_PREFIX } from '../budget
 export type { FollowArgs } from './follow-tool.js';
 export { envelopeFromOutcome } from './standalone.js';
 export type { OutcomeOptions } from './standalone.js';
-export { renderModelText, modelView, mcpBlockView, scanTool, vetInstructions, vetToolListing, WITHHELD_TEXT, UNTRUSTED_SOURCE_TYPES, ignoreListProblems, assertToolIgnoreList } from '../trust/index.js';
+export { renderModelText, modelView, mcpBlockView, scanTool, vetInstructions, vetToolListing, WITHHELD_TEXT, UNTRUSTED_SOURCE_TYPES, isUntrustedSourceType, runScopeProblem, ignoreListProblems, assertToolIgnoreList } from '../trust/index.js';
 export type { FlaggedListing, McpBlockView, ToolMetadataFinding, VettedTool } from '../trust/index.js';
 export type { ReconcileReport } from './recover.js';
 export type { LeaseOptions } from './write-lease.js';

@@ -5,7 +5,7 @@
  * tool's rules onto the module's options; nothing is re-implemented here.
  */
 import { fit, resolveBudget, type Budget } from '../budget/index.js';
-import { CONTRACT_VERSION, type Envelope, type Warning } from '../contract/index.js';
+import { CONTRACT_VERSION, isTrcError, type Envelope, type Warning } from '../contract/index.js';
 import { compareContent, lintEvidence, type EvidencePolicy } from '../evidence/index.js';
 import { applyVisibility, buildModelContext, compileVisibility, isolate, maskEnvelope, maskText, modelProjection, scrubText, HIDDEN_VALUE, type CompiledVisibility } from '../trust/index.js';
 import type { ToolRules } from './rules.js';
@@ -197,8 +197,7 @@ function textMime(text: string): string {
 
 async function fitToBudget(envelope: Envelope, ctx: StageContext, budget: Budget, rules: ToolRules): Promise<Envelope> {
   const raw = rawText(ctx);
-  const fitted = await fit(envelope, budget, {
-    store: ctx.store,
+  const options = {
     principal: ctx.principal.id,
     tool: rules.name,
     callId: ctx.call.call_id,
@@ -206,7 +205,19 @@ async function fitToBudget(envelope: Envelope, ctx: StageContext, budget: Budget
     ...(rules.handleTtlMs === undefined ? {} : { ttlMs: rules.handleTtlMs }),
     // Only an unchanged text is stored as the text: anything masked or filtered stores the envelope.
     ...(raw !== undefined && envelope.warnings.every((w) => typeof w !== 'object' || w.code !== 'FIELDS_WITHHELD') ? { raw, rawMimeType: textMime(raw) } : {}),
-  });
+  };
+  let fitted: Envelope;
+  try {
+    fitted = await fit(envelope, budget, { store: ctx.store, ...options });
+  } catch (cause) {
+    // The tool already ran: a store that cannot keep the full result (disk full, closed) costs
+    // the link to it, not the answer. Fitting without a store touches no store; what fails
+    // there is no store's failure and is thrown.
+    const unstored = await fit(envelope, budget, options);
+    const why = isTrcError(cause) ? cause.code : cause instanceof Error ? cause.message : String(cause);
+    ctx.notes.contract.push(`budget: the full result could not be stored: ${cause instanceof Error ? cause.message : String(cause)}`);
+    fitted = { ...unstored, warnings: [...unstored.warnings, { code: 'RESULT_NOT_STORED', message: `the full result could not be stored (${why}), so no link to it is given` }] };
+  }
   ctx.notes.contract.push(`budget: ${fitted.completeness?.state ?? 'unknown'}${fitted.resources?.length ? `, raw result stored as ${fitted.resources.map((r) => r.uri).join(', ')}` : ''}`);
   return fitted;
 }

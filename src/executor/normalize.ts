@@ -2,8 +2,9 @@
  * Normalize a tool's return value into an envelope with the contract builders (S1–S9). Pure:
  * the executor supplies the clock and the key.
  */
-import { TrcError, failed, partial, succeeded, type CallInput, type Conflict, type Envelope, type ErrorInfo, type Evidence, type SideEffectInput, type Warning } from '../contract/index.js';
+import { TrcError, failed, partial, succeeded, timestampValue, type CallInput, type Conflict, type Envelope, type ErrorInfo, type Evidence, type SideEffectInput, type Warning } from '../contract/index.js';
 import { statePatch, withMemoryDecision, type MemoryPolicy } from '../effects/index.js';
+
 import type { ToolRules } from './rules.js';
 import type { ToolOutput } from './types.js';
 
@@ -39,19 +40,24 @@ export function normalizeOutput(input: NormalizeInput): { ok: true; envelope: En
     return { ok: false, problem: { code: 'TOOL_OUTPUT_INVALID', message: `tool "${tool.name}" returned no facts (data is ${String(output.data)}); throw a ToolFailure (e.g. not_found) instead` } };
   }
   let side_effect: SideEffectInput | undefined;
+  const observed = timestampValue(output.observed_at, 'observed_at');
+  const committed = tool.effect === 'write' ? timestampValue(output.committed_at, 'committed_at') : { value: null };
   if (tool.effect === 'write') {
     if (typeof output.external_id !== 'string' || output.external_id === '') {
       return { ok: false, problem: { code: 'WRITE_WITHOUT_EXTERNAL_ID', message: `write tool "${tool.name}" returned without an external_id, so whether its write happened is not confirmed` } };
     }
-    side_effect = { occurred: true, operation: tool.operation, external_id: output.external_id, idempotency_key: input.idempotencyKey, committed_at: output.committed_at ?? null };
+    side_effect = { occurred: true, operation: tool.operation, external_id: output.external_id, idempotency_key: input.idempotencyKey, committed_at: committed.value };
   }
   const data = output.data as NonNullable<unknown>;
-  const provenance = { source_type: tool.source.type, source_id: output.source_id ?? tool.source.id, retrieved_at: input.retrievedAt, observed_at: output.observed_at ?? null };
+  const provenance = { source_type: tool.source.type, source_id: output.source_id ?? tool.source.id, retrieved_at: input.retrievedAt, observed_at: observed.value };
   // Built by assignment (no temporary objects): this runs once per call.
   const common: Common = { call: input.call, data, provenance };
   if (side_effect !== undefined) common.side_effect = side_effect;
   if (output.evidence !== undefined) common.evidence = output.evidence;
   if (output.warnings !== undefined) common.warnings = output.warnings;
+  if (observed.warning !== undefined || committed.warning !== undefined) {
+    common.warnings = [...(Array.isArray(output.warnings) ? output.warnings : []), ...[observed.warning, committed.warning].filter((w) => w !== undefined)];
+  }
   // The builders digest the data (RFC 8785); NaN, Infinity, cycles or lone surrogates have no
   // canonical form, so such data is refused as a broken output rather than thrown.
   try {

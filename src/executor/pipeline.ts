@@ -12,6 +12,7 @@ import { buildAuditEntry, newNotes, type AuditInput, reconciledCallRecord, short
 import { auditPartsByReference, hasLargeParts } from './audit-parts.js';
 import { markMasked, type RunAuthority } from '../trust/index.js';
 import { lateAuditEntry, type AuditSink } from './audit-sink.js';
+import { callShapeProblem, invalidCallError, recordableCall } from './call-shape.js';
 import { classifyOutcome, failedEnvelope } from './classify.js';
 import type { Invoker, Outcome } from './invoker.js';
 import { isoAt } from './iso-time.js';
@@ -21,6 +22,7 @@ import type { ToolRules } from './rules.js';
 import { runHold } from './run-hold.js';
 import { runWithDeadline } from './run-with-deadline.js';
 import { finalize, type StageContext, type Stages } from './stages.js';
+import { errorText, ledgerFailure, stepFailure } from './step-failures.js';
 import { endCallSpan, spanAttempt, startCallSpan } from './telemetry.js';
 import type { Principal, ToolCall } from './types.js';
 import { outcomeName, runWrite } from './write-path.js';
@@ -97,7 +99,12 @@ async function runSynced(run: RunAuthority): Promise<{ code: string; message: st
  * the call named no known tool.
  * @example const env = await runPipeline(deps, rules, invoker, { call_id: 'c1', tool_name: 'echo', args: {} }, { id: 'u1' });
  */
-export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, invoker: Invoker | null, c: ToolCall, principal: Principal, options: RunOptions = {}): Promise<Envelope> {
+export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, invoker: Invoker | null, given: ToolCall, principal: Principal, options: RunOptions = {}): Promise<Envelope> {
+  // A malformed call (a JavaScript caller's number for a call id, an empty key) runs nothing:
+  // it is recorded under a call that fits the envelope, and refused below.
+  const shape = callShapeProblem(given);
+  const c = shape === null ? given : recordableCall(given);
+  if (shape !== null) options = { ...options, refused: invalidCallError(shape) };
   const { now, stages, lap } = deps;
   const startedAt = isoAt(now());
   const notes = newNotes();
@@ -168,7 +175,8 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     const diagnostics = invoker?.diagnostics?.();
     const edge = options.edge === undefined && diagnostics === undefined ? undefined : { ...options.edge, ...(diagnostics === undefined ? {} : { diagnostics }) };
     // Binary parts go to the store's resources and the record references them (audit-parts.ts).
-    const audited = hasLargeParts(out) ? await auditPartsByReference(deps.store, out, { principal: principal.id, tool: callInfo.tool_name }) : out;
+    // A store that cannot take the parts (full, closed) gets the record with the parts inline.
+    const audited = hasLargeParts(out) ? await auditPartsByReference(deps.store, out, { principal: principal.id, tool: callInfo.tool_name }).catch(() => out) : out;
     const durable = rules?.effect === 'write';
     const auditInput: AuditInput = {
       callId: callInfo.call_id,
@@ -208,7 +216,16 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
       const next = stages.present(warned, ctx);
       out = isThenable(next) ? await next : next;
     }
-    if (settle !== undefined && !settled) await deps.store.ledgerUpdate(settle.key, settle.patch);
+    if (settle !== undefined && !settled) {
+      try {
+        await deps.store.ledgerUpdate(settle.key, settle.patch);
+      } catch (cause) {
+        // The result stands; the entry stays open, and recovery (`recoverInFlight`) settles it.
+        const warned: Envelope = { ...out, warnings: [...out.warnings, { code: 'LEDGER_SETTLE_FAILED', message: `the ledger entry of key ${settle.key} could not be settled (${errorText(cause)}); it stays open until recovery reconciles it` }] };
+        const next = stages.present(warned, ctx);
+        out = isThenable(next) ? await next : next;
+      }
+    }
     opts.lease?.stop();
     if (opts.reconciled !== undefined) await recordReconciledCall(deps, opts.reconciled, recorded, callInfo.call_id, isoAt(now()));
     // What the run saw (untrusted content, trusted facts) is what later calls are checked against.
@@ -286,8 +303,17 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     // The user confirmed this very call: that is the policy's confirmation of it too.
     if (held.confirmed) policyPrincipal = { ...principal, confirmed: [...(principal.confirmed ?? []), c.call_id] };
   }
-  const pending = stages.policy({ tool: rules, args: c.args, principal: policyPrincipal, call: c });
-  const decision = isThenable(pending) ? await pending : pending;
+  let decision: Awaited<ReturnType<Stages['policy']>>;
+  try {
+    const pending = stages.policy({ tool: rules, args: c.args, principal: policyPrincipal, call: c });
+    decision = isThenable(pending) ? await pending : pending;
+  } catch (cause) {
+    // A policy that throws has decided nothing: the call does not run.
+    const error = stepFailure('POLICY_FAILED', 'the policy failed, so the call did not run', cause);
+    detail.execution.classification = error;
+    notes.call.push(`not run: ${error.message}`);
+    return finish(failed({ call: callInfo, error, side_effect: noEffect }));
+  }
   lap?.('policy');
   detail.call.authorization = decision.effect;
   if (decision.effect !== 'allow') {
@@ -300,8 +326,10 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
   }
 
   // Wrap the invoker so the stages can read what the last attempt answered (the wire result).
+  let sent = false;
   const watched: Invoker = {
     attempt: async (args, ctx) => {
+      sent = true;
       spanAttempt(span, ctx.attempt);
       // Inherit rather than spread: the context's signal is made lazily, on first read.
       const o = await invoker.attempt(args, span === null ? ctx : Object.assign(Object.create(ctx) as typeof ctx, { traceparent: span.traceparent }));
@@ -315,7 +343,16 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     const key = c.idempotency_key ?? idempotencyKey({ tool: rules.name, args: c.args, principal: principal.id, scope: c.scope ?? null });
     detail.execution.idempotency_key = key;
     const lease = deps.lease === undefined ? undefined : holdLease(deps.store, leaseFor(deps.lease, rules.timeoutMs), callInfo.call_id, now);
-    const w = await runWrite({ store: deps.store, now, maxAttempts: deps.maxAttempts, memoryPolicy: deps.memoryPolicy }, { rules, invoker: watched, args: c.args, call: callInfo, principal, key, signal: options.signal, notes, lease });
+    let w: Awaited<ReturnType<typeof runWrite>>;
+    try {
+      w = await runWrite({ store: deps.store, now, maxAttempts: deps.maxAttempts, memoryPolicy: deps.memoryPolicy }, { rules, invoker: watched, args: c.args, call: callInfo, principal, key, signal: options.signal, notes, lease });
+    } catch (cause) {
+      // The ledger failed (a closed or broken store). Before any attempt nothing was sent; after
+      // one, the write may have landed and only a lookup can tell.
+      lease?.stop();
+      detail.execution.ledger_state = 'failed_to_write';
+      return finish(ledgerFailure(rules, callInfo, key, sent, cause, notes, now));
+    }
     external = w.external;
     Object.assign(detail.execution, { attempts: w.attempts, timings_ms: w.timings, outcome: w.outcome, classification: w.classification, effect_position: w.effectPosition, reconciliation_state: w.reconciliationState });
     if (w.replayed || w.refused) detail.execution.ledger_state = w.replayed ? 'succeeded_or_failed_recorded' : 'refused';

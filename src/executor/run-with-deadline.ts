@@ -4,6 +4,7 @@
  */
 import type { Invoker, Outcome } from './invoker.js';
 import type { Principal, ToolContext } from './types.js';
+import { MAX_TIMEOUT_MS } from './tool-spec-check.js';
 
 /** How one attempt ended, with whether the request may have left and how long it took. */
 export interface RunOutcome {
@@ -59,7 +60,8 @@ export async function runWithDeadline(input: RunInput): Promise<RunOutcome> {
     if (parent.aborted) onParentAbort();
     else parent.addEventListener('abort', onParentAbort, { once: true });
   }
-  const timer = setTimeout(() => halt({ reason: new DOMException(`the deadline of ${input.timeoutMs} ms passed`, 'TimeoutError'), timedOut: true }), input.timeoutMs);
+  // A longer delay than a timer holds would fire at once (Node sets it to 1 ms): cap it there.
+  const timer = setTimeout(() => halt({ reason: new DOMException(`the deadline of ${input.timeoutMs} ms passed`, 'TimeoutError'), timedOut: true }), Math.min(input.timeoutMs, MAX_TIMEOUT_MS));
   const ctx: ToolContext = {
     callId: input.callId,
     principal: input.principal,

@@ -120,7 +120,8 @@ export interface ToolSpec<A = unknown, D = unknown> {
   readonly ignoreDetectorRules?: readonly string[];
   /** Size budget of this tool's model-visible result; unset limits come from the executor. */
   readonly budget?: Budget;
-  readonly risk: 'low' | 'medium' | 'high';
+  /** `high` and `critical` calls wait for the user's confirmation of each call (T4). */
+  readonly risk: 'low' | 'medium' | 'high' | 'critical';
   /** Resource a write touches; writes with the same key are serialized by `callAll` (P2). */
   readonly resource?: (args: A) => string;
   /** Opt out of the strict input-schema check (the violations are still reported on the tool). */

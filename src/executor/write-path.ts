@@ -27,6 +27,7 @@ import type { ToolRules } from './rules.js';
 import { runWithDeadline } from './run-with-deadline.js';
 import type { Principal } from './types.js';
 import type { HeldLease } from './write-lease.js';
+import { MAX_TIMEOUT_MS } from './tool-spec-check.js';
 
 /** How the write path ended. */
 export interface WriteResult {
@@ -88,7 +89,7 @@ export async function lookupKey(rules: ToolRules, invoker: Invoker, key: string,
     timer = setTimeout(() => {
       controller.abort(new DOMException('reconcile timed out', 'TimeoutError'));
       resolve({ state: 'unknown', reason: `the lookup did not answer within ${rules.timeoutMs} ms` });
-    }, rules.timeoutMs);
+    }, Math.min(rules.timeoutMs, MAX_TIMEOUT_MS));
   });
   try {
     const found = await Promise.race([invoker.lookup(key, { signal: controller.signal, deadline: now() + rules.timeoutMs }), timeout]);

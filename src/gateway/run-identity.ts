@@ -9,7 +9,7 @@
  */
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { isTrcError, type Envelope } from '../contract/index.js';
-import type { Executor, RunScope, TaskRun } from '../executor/index.js';
+import { runScopeProblem, type Executor, type RunScope, type TaskRun } from '../executor/index.js';
 import type { GatewayOptions, SessionState } from './session-state.js';
 
 /** `_meta` key naming the run of a call (else the `Mcp-Run-Id` header, else the session). */
@@ -80,9 +80,11 @@ export function storedRunId(principal: string, given: string): string {
 }
 
 function declare(run: TaskRun, meta: Record<string, unknown>): void {
-  const scope = meta[RUN_SCOPE_META_KEY];
-  if (scope !== undefined) {
-    if (!isScope(scope)) throw new McpError(ErrorCode.InvalidParams, `_meta["${RUN_SCOPE_META_KEY}"] must be {"tools": [names], "resources"?: {tool: [{argument, allowed, match?}]}}`);
+  const given = meta[RUN_SCOPE_META_KEY];
+  if (given !== undefined) {
+    const bad = runScopeProblem(given);
+    if (bad !== null) throw new McpError(ErrorCode.InvalidParams, `_meta["${RUN_SCOPE_META_KEY}"]${bad.pointer} ${bad.message}; a scope is {"tools": [names], "resources"?: {tool: [{argument, allowed, match?}]}}`, { pointer: bad.pointer });
+    const scope = given as RunScope;
     if (run.scope === undefined) run.declareScope(scope);
     else if (JSON.stringify(run.scope) !== JSON.stringify(scope)) {
       try { run.declareScope(scope); } catch (e) { throw new McpError(ErrorCode.InvalidParams, isTrcError(e) ? e.message : String(e)); }
@@ -90,18 +92,6 @@ function declare(run: TaskRun, meta: Record<string, unknown>): void {
   }
   const text = meta[RUN_USER_TEXT_META_KEY];
   for (const t of Array.isArray(text) ? text : [text]) if (typeof t === 'string' && t !== '') run.addTrusted(t);
-}
-
-function isScope(v: unknown): v is RunScope {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const { tools, resources } = v as Record<string, unknown>;
-  if (tools !== undefined && !(Array.isArray(tools) && tools.every((t) => typeof t === 'string'))) return false;
-  if (resources === undefined) return true;
-  if (resources === null || typeof resources !== 'object' || Array.isArray(resources)) return false;
-  return Object.values(resources).every((rules) => Array.isArray(rules) && rules.every((r) => {
-    const o = r as Record<string, unknown> | null;
-    return o !== null && typeof o === 'object' && typeof o['argument'] === 'string' && Array.isArray(o['allowed']) && (o['allowed'] as unknown[]).every((a) => typeof a === 'string') && (o['match'] === undefined || o['match'] === 'exact' || o['match'] === 'prefix');
-  }));
 }
 
 /**

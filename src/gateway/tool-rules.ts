@@ -4,7 +4,7 @@
  * count only when the upstream is marked `trusted` (SPEC T5), and even then never over explicit
  * configuration. Compiled once per listing entry.
  */
-import { UNTRUSTED_SOURCE_TYPES, outputCheckFor, underData, type McpListing, type ToolRules } from '../executor/index.js';
+import { isUntrustedSourceType, outputCheckFor, underData, type McpListing, type ToolRules } from '../executor/index.js';
 import type { GatewayConfig, ToolPolicy, UpstreamConfig } from './config.js';
 
 /** Budget used when nothing is configured: results above this are externalized. */
@@ -71,7 +71,7 @@ export function toolRulesFor(config: GatewayConfig, upstream: UpstreamConfig, to
       : { available: true, queryTool: merged.reconcile.tool, queryArgs: merged.reconcile.args ?? { idempotency_key: '$key' } },
     untrusted: (merged.untrusted_fields ?? []).map(underData),
     trusted: [],
-    sourceUntrusted: UNTRUSTED_SOURCE_TYPES.includes(sourceType),
+    sourceUntrusted: isUntrustedSourceType(sourceType),
     ...(merged.ignore_detector_rules === undefined ? {} : { ignoreDetectorRules: merged.ignore_detector_rules }),
     visibility: Object.fromEntries(Object.entries(merged.visibility ?? {}).map(([p, v]) => [underData(p), v])),
     budget: { maxBytes: merged.budget?.max_bytes ?? DEFAULT_MAX_BYTES, ...(merged.budget?.max_tokens === undefined ? {} : { maxTokens: merged.budget.max_tokens }) },

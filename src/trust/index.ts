@@ -15,6 +15,7 @@ export type { ToolMetadataInput, ToolMetadataFinding, ToolMetadataDetection } fr
 export { normalizeText } from './normalize-text.js';
 export type { NormalizedText, HiddenUnicode } from './normalize-text.js';
 export { isolate, UNTRUSTED_SOURCE_TYPES, DEFAULT_ALLOWED_USES, DEFAULT_FORBIDDEN_USES } from './isolate.js';
+export { isUntrustedSourceType } from './regions.js';
 export { assertToolIgnoreList, detectorRuleIds, ignoreListProblems } from './rule-ids.js';
 export type { IsolationRules, IsolationResult, IsolatedField } from './isolate.js';
 export { MEMBERS_MIME, externalRef, clipPointer, regionOrigins } from './regions.js';
@@ -54,6 +55,8 @@ export type { Taint, TaintKind, TaintContent, TaintIndexOptions } from './taint.
 export type { TaintEncoding } from './taint-encodings.js';
 export { taintForm, taintViews, TAINT_MIN_CHARS } from './taint-normalize.js';
 export { createRunAuthority, needsCleanArguments } from './run-authority.js';
+export { runScopeProblem, runOptionsProblem } from './run-options-check.js';
+export type { RunOptionProblem } from './run-options-check.js';
 export type { RunAuthority, RunAuthorityOptions, RunScope, RunCall, RunVerdict, RunHoldReason, ConfirmationRequest, RunEvent } from './run-authority.js';
 export { effectivePolicy, riskFromAnnotations, toolHints } from './tool-hints.js';
 export { findAuthorityClaims, authorityWarnings } from './authority-claims.js';

@@ -17,7 +17,7 @@ import { sha256Hex, type Envelope, type UntrustedContent, type Warning } from '.
 import { detectInstructionsAcross } from './detect-across.js';
 import { jsonOffset, serializeLeaves, type JsonLeaf } from './json-leaves.js';
 import { compileGlob, matchGlob, matchesSelfOrAncestor, type PointerGlob } from './pointer-glob.js';
-import { DEFAULT_ALLOWED_USES, DEFAULT_FORBIDDEN_USES, UNTRUSTED_SOURCE_TYPES, MEMBERS_MIME, externalRef } from './regions.js';
+import { DEFAULT_ALLOWED_USES, DEFAULT_FORBIDDEN_USES, UNTRUSTED_SOURCE_TYPES, MEMBERS_MIME, externalRef, isUntrustedSourceType } from './regions.js';
 import { formatPointer } from '../contract/index.js';
 
 // Spans kept over one result's external text (each entry gets the ones inside it).
@@ -181,7 +181,7 @@ function quotedRun(message: string, raw: string): [number, number] | null {
 export function isolate(envelope: Envelope, rules: IsolationRules = {}): IsolationResult {
   const globs = { untrusted: (rules.untrusted ?? []).map(compileGlob), trusted: (rules.trusted ?? []).map(compileGlob) };
   const sourceTypes = rules.untrustedSourceTypes ?? UNTRUSTED_SOURCE_TYPES;
-  const sourceUntrusted = rules.sourceUntrusted ?? (envelope.provenance !== undefined && sourceTypes.includes(envelope.provenance.source_type));
+  const sourceUntrusted = rules.sourceUntrusted ?? (envelope.provenance !== undefined && (rules.untrustedSourceTypes === undefined ? isUntrustedSourceType(envelope.provenance.source_type) : sourceTypes.includes(envelope.provenance.source_type)));
   const mime = rules.mimeType ?? 'text/plain';
   const existing = envelope.untrusted_content ?? [];
   const known = new Set(existing.map((u) => u.origin).filter((o): o is string => o !== undefined));

@@ -4,12 +4,26 @@
  * pointer is cut back to the region that holds it (so no key inside a region leaks through a
  * pointer shown to the model).
  */
-import type { Envelope } from '../contract/index.js';
+import { KNOWN_SOURCE_TYPES, type Envelope } from '../contract/index.js';
 
 /** Provenance `source_type`s whose text is untrusted unless a rule says otherwise. */
 export const UNTRUSTED_SOURCE_TYPES: readonly string[] = [
   'web', 'email', 'ticket', 'file', 'third_party_api', 'mcp', 'repository', 'agent',
 ];
+
+// Source types whose text the executor trusts; every other one, misspelled or new, is untrusted.
+const TRUSTED_SOURCE_TYPES: ReadonlySet<string> = new Set(KNOWN_SOURCE_TYPES.filter((t) => !UNTRUSTED_SOURCE_TYPES.includes(t)));
+
+/**
+ * Whether text from a source of type `type` is untrusted: the listed untrusted types, and any
+ * type the contract does not know (`Web`, `webpage`), so a typo never makes a source trusted.
+ * Case is ignored.
+ * @example isUntrustedSourceType('Web') // true
+ * @example isUntrustedSourceType('database') // false
+ */
+export function isUntrustedSourceType(type: string): boolean {
+  return !TRUSTED_SOURCE_TYPES.has(type.toLowerCase());
+}
 
 /** What the executor allows done with isolated text (T3); the executor, not the prompt, enforces it. */
 export const DEFAULT_ALLOWED_USES: readonly string[] = ['summarize', 'quote', 'classify', 'extract_facts', 'translate'];

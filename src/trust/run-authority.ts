@@ -12,6 +12,7 @@ import { parsePointer, TrcError, type Envelope } from '../contract/index.js';
 import { argsDigest, checkResourceScope, type Principal, type ScopeRule } from './authorize.js';
 import { TaintIndex, type Taint, type TaintContent, type TaintIndexOptions } from './taint.js';
 import { encodingWords } from './taint-encodings.js';
+import { runOptionsProblem, runScopeProblem } from './run-options-check.js';
 
 /** What a task may use. */
 export interface RunScope {
@@ -155,6 +156,8 @@ function describe(t: Taint): string {
  * run.check({ tool: 'send_money', effect: 'write', risk: 'high', args: { iban }, principal: { id: 'alice' } }).effect // 'confirm'
  */
 export function createRunAuthority(options: RunAuthorityOptions = {}): RunAuthority {
+  const problem = runOptionsProblem(options);
+  if (problem !== null) throw new TrcError('RUN_OPTIONS_INVALID', `run options ${problem.pointer || '(root)'}: ${problem.message}`, { data: { pointer: problem.pointer } });
   const id = options.id ?? `run_${randomBytes(8).toString('hex')}`;
   const secret = options.secret ?? randomBytes(32);
   const index = new TaintIndex(options.maxGrams === undefined ? {} : { maxGrams: options.maxGrams });
@@ -200,6 +203,8 @@ export function createRunAuthority(options: RunAuthorityOptions = {}): RunAuthor
     get scope() { return scope; },
     declareScope(next) {
       if (scope !== undefined) throw new TrcError('RUN_SCOPE_ALREADY_DECLARED', `the scope of run ${id} was already declared; start a new run for another task`);
+      const bad = runScopeProblem(next);
+      if (bad !== null) throw new TrcError('RUN_OPTIONS_INVALID', `run scope ${bad.pointer || '(root)'}: ${bad.message}`, { data: { pointer: bad.pointer } });
       emit({ type: 'scope', scope: next });
     },
     addTrusted: (text) => emit({ type: 'trusted', text }),
