@@ -11,6 +11,16 @@ process.on('warning', (warning) => {
   process.stderr.write(`(node:${process.pid}) ${warning.name}: ${warning.message}\n`);
 });
 
+// A reader that stopped reading (`trc scan … | head -1`) is no error: stop quietly, as other
+// Unix tools do. Not for the gateway, whose stdout is its client: it winds down by itself and
+// stores what it still holds.
+if (process.argv[2] !== 'gateway') {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
 const code = await main(process.argv.slice(2), {
   stdin: process.stdin,
   stdout: process.stdout,

@@ -73,8 +73,28 @@ export async function openExistingStore(path: string): Promise<Store> {
       throw new InputError(`no store at ${path} (use --store PATH or TRC_STORE)`);
     }
     if (isDirectory) throw new InputError(`the store ${path} is a directory, not an SQLite file`);
+    // Opening migrates: a command that only reads must not turn a user's file (or another
+    // program's database) into a trc store. Looked at read-only first.
+    const why = await notTrcStore(path);
+    if (why !== null) throw new InputError(`${path} is not a trc store: ${why}`);
   }
   return open(path);
+}
+
+/** Why the file at `path` is not a trc store (read-only look), or null when it is one. */
+async function notTrcStore(path: string): Promise<string | null> {
+  if ((await stat(path)).size === 0) return 'the file is empty';
+  const { openSqliteDatabase } = await import('../store/sqlite/driver.js');
+  let db: ReturnType<typeof openSqliteDatabase> | undefined;
+  try {
+    db = openSqliteDatabase(path, { readonly: true });
+    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
+    return tables.has('audit') && tables.has('ledger') ? null : 'it has no audit and ledger tables';
+  } catch (cause) {
+    return whyStoreFailed(cause);
+  } finally {
+    db?.close();
+  }
 }
 
 /** Open the store, creating it (and its directory) when it does not exist. */

@@ -28,6 +28,9 @@ export interface DemoToolOptions {
   readonly pageSize: number;
 }
 
+/** The names of the demo's tools (a test holds them to {@link demoTools}). */
+export const DEMO_TOOL_NAMES: ReadonlySet<string> = new Set(['order_get', 'items_list', 'items_page', 'web_fetch', 'email_send', 'payment_charge', 'shipping_status', 'stock_get']);
+
 /** Every tool of the demo, by name. */
 export function demoTools(o: DemoToolOptions): { all: AnyTool[]; byName: Record<string, AnyTool> } {
   const tools: ToolDefinition<never, unknown>[] = [

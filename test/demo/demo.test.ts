@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '../../src/contract/index.js';
 import type { DemoStep, DemoTranscript } from '../../src/demo/index.js';
 import { demoPaths, renderText } from '../../src/demo/index.js';
+import { DEMO_TOOL_NAMES, demoTools } from '../../src/demo/tools.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -218,6 +219,43 @@ describe('trc demo on an existing store', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('DEMO_STORE_UNUSABLE');
     expect(r.stderr).not.toContain('internal error');
+  });
+
+  it('refuses to wipe (or write into) a file it did not make, with or without --fresh', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trc-demo-foreign-'));
+    try {
+      const notes = join(dir, 'notes.txt');
+      writeFileSync(notes, 'precious notes');
+      const other = join(dir, 'prod.sqlite');
+      const store = await openSqliteStore({ path: other });
+      await store.appendAudit({ callId: 'prod_1', tool: 'refund_create', principal: 'p', startedAt: '2026-12-07T10:00:00Z', finishedAt: '2026-12-07T10:00:01Z', status: 'succeeded', argsDigest: 'sha256:0', envelopeDigest: null, detail: {} });
+      await store.close();
+      for (const target of [notes, other]) {
+        for (const flags of [['--fresh'], []]) {
+          const r = await runCli(['demo', '--store', target, ...flags]);
+          expect(r.code).toBe(2);
+          expect(r.stderr).toContain('DEMO_STORE_UNUSABLE');
+        }
+      }
+      expect(readFileSync(notes, 'utf8')).toBe('precious notes');
+      const after = await openSqliteStore({ path: other });
+      try {
+        expect((await after.listAudit()).map((a) => a.callId)).toEqual(['prod_1']);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('names every tool it registers in DEMO_TOOL_NAMES (what --fresh recognizes as its own)', () => {
+    const names = demoTools({ world: {} as never, shippingUrl: 'http://127.0.0.1:1', loseResponses: new Set(), now: () => '2026-12-07T10:00:00Z', store: {} as never, pageSize: 5 }).all.map((t) => t.name);
+    expect(new Set(names)).toEqual(DEMO_TOOL_NAMES);
+  });
+
+  it('reads a --store path ending in a separator as a directory', () => {
+    expect(demoPaths('/w', 'runs/')).toEqual({ store: '/w/runs/demo.sqlite', world: '/w/runs/demo.world.sqlite' });
   });
 
   it('refuses an unknown flag with exit code 2', async () => {
