@@ -6,9 +6,11 @@ import type { Classification } from './classify-types.js';
 
 /**
  * Classify a JSON-RPC error code. The reserved codes mean the call never ran as intended; the
- * implementation-defined server range (-32000…-32099) is the server's own failure.
+ * implementation-defined server range (-32000…-32099) is the server's own failure. `thrown`: the
+ * error was thrown by a client library, where the MCP SDK uses −32001 for its own timeout and
+ * −32000 for a closed connection; in an error a server answered, they are the server's own codes.
  */
-export function classifyJsonRpcCode(code: number, message: string | undefined): Classification {
+export function classifyJsonRpcCode(code: number, message: string | undefined, thrown = false): Classification {
   const rpc = { jsonrpc_code: code };
   const said = message === undefined || message === '' ? '' : `: ${message}`;
   switch (code) {
@@ -26,9 +28,11 @@ export function classifyJsonRpcCode(code: number, message: string | undefined): 
     case -32002:
       return { ...rpc, kind: 'protocol', category: 'not_found', code: 'RESOURCE_NOT_FOUND', message: `the server has no such resource${said}`, retryable: false, action: 'explain_to_user', afterSend: 'definite' };
     case -32001:
+      if (!thrown) break;
       // MCP SDK: the client stopped waiting for the response.
       return { ...rpc, kind: 'protocol', category: 'transport_timeout', code: 'REQUEST_TIMEOUT', message: `no response before the request timed out${said}`, retryable: true, action: 'retry', afterSend: 'ambiguous' };
     case -32000:
+      if (!thrown) break;
       // MCP SDK: the connection closed before the response arrived.
       return { ...rpc, kind: 'protocol', category: 'network', code: 'CONNECTION_CLOSED', message: `the connection closed before the response arrived${said}`, retryable: true, action: 'retry', afterSend: 'ambiguous' };
     case -32042:

@@ -134,7 +134,7 @@ export function classifyThrown(value: unknown, nowMs: number): Classification {
   // MCP SDK `McpError` / `ProtocolError`: a JSON-RPC code on the thrown error.
   const rpc = prop(value, 'code');
   if (isRpcCode(rpc)) {
-    return classifyJsonRpcCode(rpc, value instanceof Error ? value.message.slice(0, MAX_DETAIL) : undefined);
+    return classifyJsonRpcCode(rpc, value instanceof Error ? value.message.slice(0, MAX_DETAIL) : undefined, true);
   }
   if (value instanceof TypeError && value.message === 'fetch failed') {
     const code = links.map((l) => prop(l, 'code')).find((c): c is string => typeof c === 'string');

@@ -4,7 +4,7 @@
  * notifications are relayed under the client's own progress token.
  */
 import { randomUUID } from 'node:crypto';
-import { ResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { beginRelated, type RequestId } from './related-requests.js';
 import type { UpstreamConnection } from './upstream.js';
 
@@ -20,26 +20,51 @@ export interface ForwardExtra {
 export class RelayedRpcError extends Error {
   readonly code: number;
   readonly data: unknown;
-  constructor(code: number, message: string, data?: unknown) {
+  /**
+   * False when the SDK made the error on this side (its own timeout, the connection closing):
+   * those codes (−32001, −32000) are also codes an upstream may answer with, and then they are
+   * the upstream's answer, not a timeout or a dropped connection.
+   */
+  readonly fromUpstream: boolean;
+  constructor(code: number, message: string, data?: unknown, fromUpstream = true) {
     super(message);
     this.name = 'RelayedRpcError';
     this.code = code;
     this.data = data;
+    this.fromUpstream = fromUpstream;
   }
 }
 
 const PREFIX = /^MCP error -?\d+: /;
 
-/** Turn an SDK client error back into the JSON-RPC error the upstream sent. */
-export function relayError(error: unknown): unknown {
+/**
+ * Turn an SDK client error back into the JSON-RPC error the upstream sent. `local`: the SDK made
+ * it here (see {@link RelayedRpcError.fromUpstream}).
+ */
+export function relayError(error: unknown, local = false): unknown {
   if (error instanceof McpError) {
     // The SDK decorates messages with "MCP error <code>: " on each side of the wire; the server's
     // own words are what follows.
     let message = error.message;
     for (let i = 0; i < 4 && PREFIX.test(message); i++) message = message.replace(PREFIX, '');
-    return new RelayedRpcError(error.code, message, error.data);
+    return new RelayedRpcError(error.code, message, error.data, !local);
   }
   return error;
+}
+
+// The SDK's default request timeout, when none is given.
+const SDK_TIMEOUT_MS = 60_000;
+
+/**
+ * Whether the SDK made `error` on this side: a connection-closed error once the transport is
+ * gone, a timeout once the request's own timeout has run out. An upstream that answers −32000
+ * on a live connection, or −32001 early, sent it.
+ */
+function madeLocally(error: unknown, up: UpstreamConnection, elapsedMs: number, timeoutMs: number): boolean {
+  if (!(error instanceof McpError)) return false;
+  if (error.code === ErrorCode.ConnectionClosed) return up.closed;
+  if (error.code === ErrorCode.RequestTimeout) return elapsedMs >= timeoutMs - 5;
+  return false;
 }
 
 /**
@@ -56,6 +81,7 @@ export async function forwardRequest(
   const pending: Promise<void>[] = [];
   const relay = relayProgress(up, params, extra, pending);
   const related = beginRelated(up.client, extra.requestId);
+  const started = performance.now();
   try {
     const result = await up.client.request({ method, ...(relay.params === undefined ? {} : { params: relay.params }) }, ResultSchema, {
       signal: extra.signal,
@@ -65,7 +91,7 @@ export async function forwardRequest(
     await Promise.all(pending);
     return result as Record<string, unknown>;
   } catch (error) {
-    throw relayError(error);
+    throw relayError(error, madeLocally(error, up, performance.now() - started, options.timeoutMs ?? SDK_TIMEOUT_MS));
   } finally {
     relay.stop();
     related();

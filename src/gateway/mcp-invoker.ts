@@ -85,8 +85,8 @@ export function upstreamInvoker(state: SessionState, upstream: UpstreamConnectio
           return { kind: 'mcp', result: parsed.data, listing, server, noise };
         } catch (error) {
           if (error instanceof RelayedRpcError) {
-            if (error.code === ErrorCode.RequestTimeout) return { kind: 'timeout', afterMs: rules.timeoutMs };
-            if (error.code === ErrorCode.ConnectionClosed) {
+            if (!error.fromUpstream && error.code === ErrorCode.RequestTimeout) return { kind: 'timeout', afterMs: rules.timeoutMs };
+            if (!error.fromUpstream && error.code === ErrorCode.ConnectionClosed) {
               closedDuringCall = true;
               return { kind: 'closed', detail: exitDetail(up) };
             }

@@ -31,7 +31,22 @@ export async function connectAll(state: SessionState, capabilities: ClientCapabi
  * Replace a dead upstream connection by a fresh one (same config and client capabilities).
  * @example const up = await reconnectUpstream(state, dead);
  */
-export async function reconnectUpstream(state: SessionState, dead: UpstreamConnection): Promise<UpstreamConnection> {
+export function reconnectUpstream(state: SessionState, dead: UpstreamConnection): Promise<UpstreamConnection> {
+  // One restart per dead connection, whoever asks: calls waiting on a crashed upstream share it
+  // (each starting its own left processes no session tracked, and split a stateful server).
+  let restart = restarts.get(dead);
+  if (restart === undefined) {
+    restart = restartUpstream(state, dead);
+    restarts.set(dead, restart);
+    // A restart that failed is tried again by the next call.
+    restart.catch(() => restarts.delete(dead));
+  }
+  return restart;
+}
+
+const restarts = new WeakMap<UpstreamConnection, Promise<UpstreamConnection>>();
+
+async function restartUpstream(state: SessionState, dead: UpstreamConnection): Promise<UpstreamConnection> {
   await dead.close();
   const fresh = await connectUpstream(dead.config, state.clientCapabilities, state.hooks(dead.config));
   if (state.clientClosed) {

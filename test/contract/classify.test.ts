@@ -296,7 +296,11 @@ describe('classifyError on JSON-RPC errors', () => {
   });
 
   it('maps the MCP SDK and implementation-defined codes', () => {
-    expect(classified({ jsonRpcError: { code: -32000, message: 'Connection closed' } }, READ).error).toMatchObject({ category: 'network', code: 'CONNECTION_CLOSED', retryable: true });
+    // Answered by a server, -32000 and -32001 are its own codes; thrown by the SDK, its closed connection and timeout.
+    expect(classified({ jsonRpcError: { code: -32000, message: 'quota exceeded' } }, READ).error).toMatchObject({ category: 'upstream', code: 'JSONRPC_SERVER_ERROR', retryable: false });
+    expect(classified({ jsonRpcError: { code: -32001 } }, READ).error).toMatchObject({ code: 'JSONRPC_SERVER_ERROR', retryable: false });
+    expect(classified(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'), READ).error).toMatchObject({ category: 'network', code: 'CONNECTION_CLOSED', retryable: true });
+    expect(classified(new McpError(ErrorCode.RequestTimeout, 'Request timed out'), READ).error).toMatchObject({ category: 'transport_timeout', code: 'REQUEST_TIMEOUT' });
     expect(classified({ jsonRpcError: { code: -32000 } }, WRITE).status).toBe('unknown');
     expect(classified({ jsonRpcError: { code: -32042 } }, READ).error).toMatchObject({ code: 'URL_ELICITATION_REQUIRED', action: 'ask_user' });
     expect(classified({ jsonRpcError: { code: -32200 } }, READ).error.code).toBe('JSONRPC_RESERVED_ERROR');
