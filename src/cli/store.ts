@@ -74,7 +74,9 @@ export async function openExistingStore(path: string): Promise<Store> {
     }
     if (isDirectory) throw new InputError(`the store ${path} is a directory, not an SQLite file`);
     // Opening migrates: a command that only reads must not turn a user's file (or another
-    // program's database) into a trc store. Looked at read-only first.
+    // program's database) into a trc store. Looked at read-only first. An empty file is an
+    // empty store, read as one without writing the schema into it.
+    if ((await stat(path)).size === 0) return open(':memory:');
     const why = await notTrcStore(path);
     if (why !== null) throw new InputError(`${path} is not a trc store: ${why}`);
   }
@@ -83,7 +85,6 @@ export async function openExistingStore(path: string): Promise<Store> {
 
 /** Why the file at `path` is not a trc store (read-only look), or null when it is one. */
 async function notTrcStore(path: string): Promise<string | null> {
-  if ((await stat(path)).size === 0) return 'the file is empty';
   const { openSqliteDatabase } = await import('../store/sqlite/driver.js');
   let db: ReturnType<typeof openSqliteDatabase> | undefined;
   try {
