@@ -12,10 +12,22 @@ import { asJsonRpcMessage } from './jsonrpc-shape.js';
 /** What a framer reports. */
 export interface FramerEvents {
   readonly onMessage: (message: JSONRPCMessage) => void;
-  /** A line that is not a JSON-RPC message (skipped, as the SDK does). */
-  readonly onBadLine: (error: Error) => void;
+  /**
+   * A line that is not a JSON-RPC message (skipped, as the SDK does): `parse` when it is not
+   * JSON, `invalid` when it is JSON but no message; `id` is its id when one could be read.
+   */
+  readonly onBadLine: (error: Error, bad: BadLine) => void;
   /** A line over the limit: framing stops; the caller decides what to close. */
   readonly onTooLarge: (error: MessageTooLargeError) => void;
+}
+
+/** What was wrong with a line that is not a message. */
+export interface BadLine {
+  readonly kind: 'parse' | 'invalid';
+  /** The line's `id`, when it is JSON with a string or number id; null otherwise. */
+  readonly id: string | number | null;
+  /** It reads as a response (`result` or `error`), which is never answered. */
+  readonly response: boolean;
 }
 
 /** A message longer than the limit. */
@@ -46,16 +58,20 @@ export function lineFramer(maxMessageBytes: number, side: string, events: Framer
     const end = line.length > 0 && line[line.length - 1] === 0x0d ? line.length - 1 : line.length;
     const text = line.toString('utf8', 0, end);
     if (text.trim() === '') return;
-    let message: JSONRPCMessage | null;
+    let parsed: unknown;
     try {
-      message = asJsonRpcMessage(JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch (error) {
-      events.onBadLine(error as Error);
+      events.onBadLine(error as Error, { kind: 'parse', id: null, response: false });
       return;
     }
     // The SDK's Protocol checks the message against its schemas once more before dispatching it.
-    if (message === null) events.onBadLine(new Error(`not a JSON-RPC 2.0 message (request, notification, result or error), ${text.length} characters`));
-    else events.onMessage(message);
+    const message: JSONRPCMessage | null = asJsonRpcMessage(parsed);
+    if (message !== null) return events.onMessage(message);
+    const o = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    const id = o['id'];
+    const what = Array.isArray(parsed) ? 'a batch (an array), which MCP does not use' : `not a JSON-RPC 2.0 message (request, notification, result or error), ${text.length} characters`;
+    events.onBadLine(new Error(what), { kind: 'invalid', id: typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null, response: 'result' in o || 'error' in o });
   };
   const tooLarge = () => {
     stopped = true;

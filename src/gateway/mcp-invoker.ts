@@ -9,6 +9,7 @@ import { CallToolResultSchema, ErrorCode, type Tool } from '@modelcontextprotoco
 import { escapePointerToken } from '../contract/index.js';
 import type { Invoker, Outcome, ToolRules } from '../executor/index.js';
 import { forwardRequest, RelayedRpcError, type ForwardExtra } from './forward.js';
+import { MessageNotSentError } from './stdio-transports.js';
 import { namespacedUri } from './routing.js';
 import type { SessionState } from './session-state.js';
 import { reconnectUpstream } from './session-upstreams.js';
@@ -92,6 +93,8 @@ export function upstreamInvoker(state: SessionState, upstream: UpstreamConnectio
             }
             return { kind: 'rpc_error', code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
           }
+          // The request could not be serialized: it was never written, whatever the effect.
+          if (error instanceof MessageNotSentError) return { kind: 'threw', error, sent: false };
           const message = (error as Error).message ?? String(error);
           // The SDK refuses to send on a transport that is gone: the request never left.
           const notSent = /not connected/i.test(message);

@@ -51,6 +51,8 @@ export interface SessionState {
   readonly inflight: Set<Promise<unknown>>;
   /** Set once the client side closed; in-flight calls then report `client_disconnected`. */
   clientClosed: boolean;
+  /** Aborted when the gateway ends the session itself (shutdown): calls in flight end cancelled and still answer. */
+  readonly stopping: AbortController;
   hooks: (config: UpstreamConfig) => UpstreamHooks;
 }
 

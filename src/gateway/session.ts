@@ -95,6 +95,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
     toolHolds: new Map(),
     inflight: new Set(),
     clientClosed: false,
+    stopping: new AbortController(),
     hooks: (config) => {
       // Over HTTP, what the upstream sends during one of our requests goes on that request's stream.
       const related = (): { relatedRequestId?: RequestId } => {
@@ -282,6 +283,16 @@ export async function startSession(options: GatewayOptions, transport: Transport
     recordRefused: (params, error) => recordRefusedCall(state, params, error),
     done,
     async close() {
+      // The gateway ends the session (shutdown, idle): calls in flight are cancelled and answer
+      // while the client can still read it (a write's unknown result carries its key), then the
+      // transport closes.
+      state.stopping.abort(new DOMException('the gateway is shutting down', 'AbortError'));
+      const deadline = Date.now() + INFLIGHT_GRACE_MS;
+      while (state.inflight.size > 0 && Date.now() < deadline) {
+        await Promise.race([Promise.all([...state.inflight]), new Promise((r) => setTimeout(r, deadline - Date.now()).unref())]);
+      }
+      // The SDK sends a handler's answer a few callbacks after it settles; stdio writes leave on the next turn.
+      for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
       await server.close().catch(() => undefined);
       await shutdown();
     },

@@ -27,7 +27,24 @@ type Handlers = Pick<Transport, 'onmessage' | 'onerror' | 'onclose'>;
 // those sends never settled).
 const waitingOn = new WeakMap<Writable, Set<(error: Error) => void>>();
 
+/**
+ * A message that could not be serialized (nested too deeply, a BigInt): nothing was written, so
+ * the request provably never left.
+ */
+export class MessageNotSentError extends Error {
+  constructor(cause: unknown) {
+    super(`the message could not be serialized, so it was not sent: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = 'MessageNotSentError';
+  }
+}
+
 function write(out: Writable, message: JSONRPCMessage): Promise<void> {
+  let line: string;
+  try {
+    line = JSON.stringify(message) + '\n';
+  } catch (cause) {
+    return Promise.reject(new MessageNotSentError(cause));
+  }
   return new Promise((resolve, reject) => {
     let waiting: Set<(error: Error) => void> | undefined;
     let settled = false;
@@ -36,7 +53,7 @@ function write(out: Writable, message: JSONRPCMessage): Promise<void> {
       settled = true;
       reject(error);
     };
-    const ok = out.write(JSON.stringify(message) + '\n', (error) => {
+    const ok = out.write(line, (error) => {
       waiting?.delete(fail);
       if (error) fail(error);
       else if (!settled) { settled = true; resolve(); }
@@ -69,7 +86,13 @@ export function lineTransport(input: Readable, output: Writable, options: { maxM
     async start() {
       const framer = lineFramer(options.maxMessageBytes, options.side, {
         onMessage: (m) => t.onmessage?.(m),
-        onBadLine: (e) => t.onerror?.(e),
+        onBadLine: (e, bad) => {
+          t.onerror?.(e);
+          // JSON-RPC 2.0 §5: the sender gets an error, not silence (a client waiting on that id
+          // would hang); over HTTP the same line is answered 400 with the same codes.
+          const error = bad.kind === 'parse' ? { code: -32700, message: `Parse error: ${e.message}` } : { code: -32600, message: `Invalid Request: ${e.message}` };
+          if (!closed && !bad.response) write(output, { jsonrpc: '2.0', id: bad.id, error } as unknown as JSONRPCMessage).catch(() => undefined);
+        },
         onTooLarge: (e) => {
           input.off('data', onData);
           t.onerror?.(e);

@@ -78,6 +78,9 @@ export async function callTool(
   const onAbort = () => setImmediate(() => cancel.abort(state.clientClosed ? 'client_disconnected' : 'client_cancelled'));
   if (extra.signal.aborted) onAbort();
   else extra.signal.addEventListener('abort', onAbort, { once: true });
+  const onStop = () => cancel.abort(state.stopping.signal.reason);
+  if (state.stopping.signal.aborted) onStop();
+  else state.stopping.signal.addEventListener('abort', onStop, { once: true });
   // A dead upstream is restarted before the call, so the restart does not eat the tool's deadline
   // (the invoker still restarts it between attempts).
   const live = upstream.closed ? ((await reconnectUpstream(state, upstream).catch(() => null)) ?? upstream) : upstream;
@@ -101,6 +104,7 @@ export async function callTool(
     },
   );
   extra.signal.removeEventListener('abort', onAbort);
+  state.stopping.signal.removeEventListener('abort', onStop);
   const error = env.error;
   if (rules.effect === 'read' && env.status === 'failed' && error?.kind === 'protocol' && typeof error.jsonrpc_code === 'number') {
     // A protocol error from the upstream stays a JSON-RPC error (SPEC X1), in the pipeline's words.
@@ -159,9 +163,15 @@ function forwardedMeta(meta: Record<string, unknown>, key: string | null): Recor
 }
 
 /** The client's key; else one derived by the effects module, scoped by the client's scope or (default) this call. */
-function writeKey(meta: Record<string, unknown>, tool: string, args: unknown, principal: string, callId: string): string {
+function writeKey(meta: Record<string, unknown>, tool: string, args: unknown, principal: string, callId: string): string | undefined {
   const given = meta[IDEMPOTENCY_META_KEY];
   if (typeof given === 'string' && given !== '') return given;
   const scope = meta[SCOPE_META_KEY];
-  return idempotencyKey({ tool, args, principal, scope: typeof scope === 'string' && scope !== '' ? scope : callId });
+  try {
+    return idempotencyKey({ tool, args, principal, scope: typeof scope === 'string' && scope !== '' ? scope : callId });
+  } catch {
+    // Arguments with no canonical form (1e400, a lone surrogate): the pipeline refuses them
+    // (ARGUMENTS_NOT_JSON) with an envelope and an audit record, before any key is needed.
+    return undefined;
+  }
 }
