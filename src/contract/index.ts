@@ -50,6 +50,8 @@ export { createAjv2020 } from './ajv.js';
 export { TrcError, isTrcError } from './trc-error.js';
 export { succeeded, partial, failed, unknown, accepted, needsInput } from './builders.js';
 export { timestampValue } from './timestamp-value.js';
+export { nonJsonAt } from './non-json.js';
+export type { NonJsonValue } from './non-json.js';
 export type { TimestampValue } from './timestamp-value.js';
 export type { CallInput, ProvenanceInput, SideEffectInput, CommonInput, Data, CompleteInput, IncompleteInput } from './builders.js';
 export { classifyError, COMMIT_STATUS_UNKNOWN } from './classify.js';

@@ -150,8 +150,9 @@ export function classifyOutcome(input: ClassifyInput): Classified {
       const n = normalizeOutput({ tool: rules, call: input.call, value: o.output, retrievedAt: input.retrievedAt, idempotencyKey: input.idempotencyKey, memoryPolicy: input.memoryPolicy });
       if (!n.ok) {
         // A write that answered with something unreadable may still have committed.
-        if (write) return { kind: 'ambiguous', error: { ...contractError(n.problem.code, n.problem.message), kind: 'unknown_outcome' } };
-        return { kind: 'failed', error: contractError(n.problem.code, n.problem.message), sideEffect: null };
+        const where = n.problem.pointer === undefined ? undefined : { pointer: n.problem.pointer };
+        if (write) return { kind: 'ambiguous', error: { ...contractError(n.problem.code, n.problem.message, where), kind: 'unknown_outcome' } };
+        return { kind: 'failed', error: contractError(n.problem.code, n.problem.message, where), sideEffect: null };
       }
       if (rules.sourceUntrusted) for (const w of n.envelope.warnings) if (typeof w === 'object') input.external.warnings.add(w);
       return checkOutput(n.envelope, input);

@@ -2,7 +2,7 @@
  * Normalize a tool's return value into an envelope with the contract builders (S1–S9). Pure:
  * the executor supplies the clock and the key.
  */
-import { TrcError, failed, partial, succeeded, timestampValue, type CallInput, type Conflict, type Envelope, type ErrorInfo, type Evidence, type SideEffectInput, type Warning } from '../contract/index.js';
+import { TrcError, failed, nonJsonAt, partial, succeeded, timestampValue, type CallInput, type Conflict, type Envelope, type ErrorInfo, type Evidence, type SideEffectInput, type Warning } from '../contract/index.js';
 import { statePatch, withMemoryDecision, type MemoryPolicy } from '../effects/index.js';
 
 import type { ToolRules } from './rules.js';
@@ -12,6 +12,8 @@ import type { ToolOutput } from './types.js';
 export interface NormalizeProblem {
   readonly code: 'TOOL_OUTPUT_INVALID' | 'WRITE_WITHOUT_EXTERNAL_ID' | 'INTERNAL_CONTRACT_VIOLATION';
   readonly message: string;
+  /** Where in the tool's output the problem is, when one place is to blame. */
+  readonly pointer?: string;
 }
 
 /** Input of {@link normalizeOutput}. */
@@ -55,6 +57,13 @@ export function normalizeOutput(input: NormalizeInput): { ok: true; envelope: En
   if (side_effect !== undefined) common.side_effect = side_effect;
   if (output.evidence !== undefined) common.evidence = output.evidence;
   if (output.warnings !== undefined) common.warnings = output.warnings;
+  // (The pointer goes in the error's details, never its message: keys may be anyone's text.)
+  // The data is checked by its digest below; the tool's other parts are stored and rendered as
+  // JSON too, and a BigInt or a cycle there would only fail when the audit record is written.
+  for (const [field, part] of [['evidence', output.evidence], ['warnings', output.warnings], ['conflicts', output.conflicts]] as const) {
+    const bad = part === undefined ? null : nonJsonAt(part, `/${field}`);
+    if (bad !== null) return { ok: false, problem: { code: 'TOOL_OUTPUT_INVALID', message: `tool "${tool.name}" returned ${field} that is not plain JSON: ${bad.message} (details.pointer says where)`, pointer: bad.pointer } };
+  }
   if (observed.warning !== undefined || committed.warning !== undefined) {
     common.warnings = [...(Array.isArray(output.warnings) ? output.warnings : []), ...[observed.warning, committed.warning].filter((w) => w !== undefined)];
   }
@@ -68,7 +77,8 @@ export function normalizeOutput(input: NormalizeInput): { ok: true; envelope: En
     if (cause instanceof TrcError && cause.code === 'CONTRADICTORY_ENVELOPE') {
       return { ok: false, problem: { code: 'INTERNAL_CONTRACT_VIOLATION', message: `tool "${tool.name}" returned a result that contradicts the contract, so it was withheld: ${cause.message}` } };
     }
-    return { ok: false, problem: { code: 'TOOL_OUTPUT_INVALID', message: `tool "${tool.name}" returned data that is not plain JSON: ${(cause as Error).message}` } };
+    const bad = nonJsonAt(data, '/data');
+    return { ok: false, problem: { code: 'TOOL_OUTPUT_INVALID', message: `tool "${tool.name}" returned data that is not plain JSON: ${(cause as Error).message}${bad === null ? '' : ' (details.pointer says where)'}`, ...(bad === null ? {} : { pointer: bad.pointer }) } };
   }
 }
 

@@ -4,7 +4,7 @@
  * never a write that ran and was then reported failed, nor a rejected call that loses it.
  */
 import { describe, expect, it } from 'vitest';
-import { TrcError, validate, type Envelope } from '../../src/contract/index.js';
+import { TrcError, nonJsonAt, validate, type Envelope } from '../../src/contract/index.js';
 import { createExecutor, defineTool, toModelContext, type ToolCall, type ToolSpec } from '../../src/executor/index.js';
 import { createMemoryStore } from '../../src/store/index.js';
 import { readTool, writeTool } from './helpers/tools.js';
@@ -200,5 +200,37 @@ describe('run options', () => {
     [{ trustedText: [null] }, '/trustedText/0'],
   ])('refuses %j with the pointer of the bad field', (options, pointer) => {
     expect(thrown(() => executor.startRun(options as never))).toMatchObject({ code: 'RUN_OPTIONS_INVALID', data: { pointer } });
+  });
+});
+
+describe('tool output that is not JSON', () => {
+  it('names the pointer of a NaN deep in the data', async () => {
+    const rows = Array.from({ length: 50 }, (_, i) => ({ id: i, score: i === 37 ? NaN : i / 2 }));
+    const executor = createExecutor({ tools: [readTool(() => ({ data: { rows } }))], store: createMemoryStore() });
+    const env = await executor.call({ call_id: 'c1', tool_name: 'order_get', args: { id: 'o1' } }, principal);
+    expect(env.error).toMatchObject({ code: 'TOOL_OUTPUT_INVALID', details: { pointer: '/data/rows/37/score' } });
+    expectValid(env);
+  });
+
+  it('refuses a BigInt in an evidence locator with its pointer, and still records the call', async () => {
+    const executor = createExecutor({ tools: [readTool(() => ({ data: { a: 1 }, evidence: [{ evidence_id: 'e1', kind: 'record', locator: { pk: 10n }, supports: ['/data/a'] }] } as never))], store: createMemoryStore() });
+    const env = await executor.call({ call_id: 'c1', tool_name: 'order_get', args: { id: 'o1' } }, principal);
+    expect(env.error).toMatchObject({ code: 'TOOL_OUTPUT_INVALID', details: { pointer: '/evidence/0/locator/pk' } });
+    expectValid(env);
+    expect(await executor.store.listAudit()).toHaveLength(1);
+  });
+
+  it('finds a bad value at any depth, and tells a cycle from an object seen twice', () => {
+    const deep: unknown[] = [];
+    let at: unknown[] = deep;
+    for (let i = 0; i < 50_000; i++) at = (at[0] = []) as unknown[];
+    at.push({ ok: 1, bad: 2n });
+    expect(nonJsonAt(deep)?.pointer).toBe(`${'/0'.repeat(50_000)}/0/bad`);
+    const cyclic: Record<string, unknown> = { a: [1, 2] };
+    cyclic['b'] = { back: cyclic };
+    expect(nonJsonAt(cyclic)).toEqual({ pointer: '/b/back', message: 'a circular reference is not allowed' });
+    const shared = { x: 1 };
+    expect(nonJsonAt({ p: shared, q: shared })).toBeNull();
+    expect(nonJsonAt({ ['\uD800k']: 1 })?.pointer).toBe('/\uD800k');
   });
 });
