@@ -180,3 +180,20 @@ describe('sqlite store on disk', () => {
     await store.close();
   });
 });
+
+describe('openSqliteStore options', () => {
+  it.each([
+    [{ synchronous: 'SOMETIMES' }, '/synchronous'],
+    [{ driver: 'mysql' }, '/driver'],
+    [{ chunkBytes: 0 }, '/chunkBytes'],
+    [{ chunkBytes: 1.5 }, '/chunkBytes'],
+  ])('refuses %j with STORE_BAD_OPTIONS and its pointer', async (bad, pointer) => {
+    const error = await openSqliteStore({ path: ':memory:', ...(bad as object) }).then(() => null, (e: unknown) => e);
+    expect(error).toMatchObject({ code: STORE_ERROR_CODES.badOptions, data: { pointer } });
+  });
+
+  it('creates the directory of a new store file', async () => {
+    const store = await openSqliteStore({ path: join(dir, 'fresh', 'nested', 'trc.sqlite') });
+    await store.close();
+  });
+});

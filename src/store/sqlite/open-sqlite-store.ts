@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { AuditFilter, AuditRecord, HandleRecord, LedgerLease, LedgerPatch, LedgerState, Store } from '../types.js';
 import { randomId } from '../../contract/random-id.js';
 import { asStoreError, guardStore } from '../backend-guard.js';
@@ -48,7 +50,17 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   if (typeof options.path !== 'string' || options.path === '') {
     throw storeError(STORE_ERROR_CODES.badOptions, 'openSqliteStore needs a non-empty `path` (use ":memory:" for a private database)', { pointer: '/path' });
   }
+  const bad = optionProblem(options);
+  if (bad !== null) throw storeError(STORE_ERROR_CODES.badOptions, `openSqliteStore: ${bad.pointer.slice(1)} ${bad.message}`, { pointer: bad.pointer });
   const staleWriterMs = options.staleWriterMs ?? 60 * 60 * 1000;
+  // SQLite creates the file, not its directory (".trc/trc.sqlite" in a fresh checkout).
+  if (options.path !== ':memory:' && !options.path.startsWith('file:')) {
+    try {
+      mkdirSync(dirname(resolve(options.path)), { recursive: true });
+    } catch (cause) {
+      throw storeError(STORE_ERROR_CODES.backend, `cannot create the directory of ${options.path}`, { path: options.path }, cause);
+    }
+  }
   let db: SqlDatabase;
   try {
     db = openSqliteDatabase(options.path, { busyTimeoutMs: options.busyTimeoutMs ?? 5000, ...(options.driver === undefined ? {} : { driver: options.driver }) });
@@ -88,6 +100,14 @@ function removeAbandonedResources(db: SqlDatabase, staleWriterMs: number): void 
   for (const row of rows) {
     if (writerIsGone(row.writer, row.touched_ms, now, staleWriterMs)) remove.run(row.id);
   }
+}
+
+/** The first option of `options` with a value it cannot have (a typo there changes durability silently). */
+function optionProblem(options: SqliteStoreOptions): { pointer: string; message: string } | null {
+  if (options.synchronous !== undefined && options.synchronous !== 'FULL' && options.synchronous !== 'NORMAL') return { pointer: '/synchronous', message: `must be "FULL" or "NORMAL", got ${JSON.stringify(options.synchronous)}` };
+  if (options.driver !== undefined && !['auto', 'better-sqlite3', 'node:sqlite'].includes(options.driver)) return { pointer: '/driver', message: `must be "auto", "better-sqlite3" or "node:sqlite", got ${JSON.stringify(options.driver)}` };
+  if (options.chunkBytes !== undefined && !(Number.isInteger(options.chunkBytes) && options.chunkBytes > 0)) return { pointer: '/chunkBytes', message: `must be a whole number of bytes above 0, got ${String(options.chunkBytes)}` };
+  return null;
 }
 
 function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: boolean): Store {
