@@ -234,6 +234,9 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
       entries.delete(id);
       sessions.delete(id);
     });
+    // An initialize whose upstreams could not start was answered with the error; the session
+    // serves nothing, so it is closed rather than kept (it held a --max-sessions slot until idle).
+    void session.startFailed.then(() => session.close());
     await transport.handleRequest(req, res, body);
   };
 

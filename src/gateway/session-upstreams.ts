@@ -61,6 +61,16 @@ async function restartUpstream(state: SessionState, dead: UpstreamConnection): P
 }
 
 /**
+ * Restart every upstream whose connection closed (a crash), as a tool call would: a listing or
+ * a read after a crash otherwise failed "Not connected" until some call restarted it. A restart
+ * that fails leaves the dead connection, whose request then fails as before.
+ */
+export async function reviveUpstreams(state: SessionState): Promise<void> {
+  const dead = state.upstreams.filter((u) => u.closed);
+  if (dead.length > 0) await Promise.all(dead.map((u) => reconnectUpstream(state, u).catch(() => undefined)));
+}
+
+/**
  * Which upstream and upstream tool a client-visible tool name means, with the tool's
  * definition when the upstream listed it. Null when no upstream offers the name (multi-upstream).
  */

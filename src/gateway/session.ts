@@ -36,7 +36,7 @@ import { forwardRequest, RelayedRpcError, relayError, type ForwardExtra } from '
 import { isTrcError as isError, type ErrorInfo } from '../contract/index.js';
 import { namespaceBlockUri, namespacedUri, namespaceItems, upstreamUri } from './routing.js';
 import { track, type GatewayOptions, type SessionState } from './session-state.js';
-import { connectAll, refreshToolRoutes, vetListed } from './session-upstreams.js';
+import { connectAll, refreshToolRoutes, reviveUpstreams, vetListed } from './session-upstreams.js';
 import { CALL_SCOPED_NOTIFICATIONS, relatedRequestOf, type RequestId } from './related-requests.js';
 import { callTool, recordRefusedCall, toolRulesOf } from './tool-call.js';
 import { startTask, taskHandlers, TASKS_CAPABILITY } from './tasks.js';
@@ -54,7 +54,15 @@ export interface GatewaySession {
   readonly server: Server;
   /** Resolves when the client side closed and every upstream of the session was shut down. */
   readonly done: Promise<void>;
+  /**
+   * Settles with the error when `initialize` could not start the upstreams (the client got it as
+   * the answer); pending otherwise. Such a session serves nothing: its owner closes it.
+   */
+  readonly startFailed: Promise<Error>;
+  /** The gateway ends the session: calls in flight are cancelled and answered, then it closes. */
   close(): Promise<void>;
+  /** The client went away (stdin ended): calls in flight end as disconnected, nothing is answered. */
+  clientGone(): Promise<void>;
 }
 
 /** Every capability the gateway might relay; the advertised set is computed per session. */
@@ -82,6 +90,8 @@ const METHOD_NOT_FOUND = -32601;
 export async function startSession(options: GatewayOptions, transport: Transport, input: { sessionId?: string; transport?: 'stdio' | 'http'; principal?: string } = {}): Promise<GatewaySession> {
   const sessionId = input.sessionId ?? randomUUID();
   const server = new Server({ name: 'trc-gateway', version: '0.1.0' }, { capabilities: ALL_CAPABILITIES });
+  let reportStartFailed!: (error: Error) => void;
+  const startFailed = new Promise<Error>((resolve) => (reportStartFailed = resolve));
   const state: SessionState = {
     options,
     // An authenticated principal (the HTTP door's, from the bearer token) comes first.
@@ -129,7 +139,10 @@ export async function startSession(options: GatewayOptions, transport: Transport
     // Tracked like a call: a session closed meanwhile waits for it, then ends what it started.
     const connecting = connectAll(state, request.params.capabilities);
     track(state, connecting);
-    await connecting;
+    await connecting.catch((error: unknown) => {
+      reportStartFailed(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    });
     const base = await sdkInitialize(request);
     const only = state.upstreams.length === 1 ? state.upstreams[0] : undefined;
     // An untrusted server's instructions go into the model's context: scanned like its other text (T5).
@@ -148,6 +161,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
   const params = (p: unknown) => p as Record<string, unknown> | undefined;
 
   server.setRequestHandler(ListToolsRequestSchema, async (req, extra) => {
+    await reviveUpstreams(state);
     const only = single();
     if (!only) return { tools: await refreshToolRoutes(state) };
     const page = await forwardRequest(only, 'tools/list', params(req.params), extra);
@@ -171,12 +185,14 @@ export async function startSession(options: GatewayOptions, transport: Transport
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, async (req, extra) => {
+    await reviveUpstreams(state);
     requireCapability(state, 'prompts', 'prompts/list');
     const only = single();
     if (only) return forwardRequest(only, 'prompts/list', params(req.params), extra);
     return { prompts: await refreshPromptRoutes(state, extra) };
   });
   server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
+    await reviveUpstreams(state);
     const only = single();
     if (only) return forwardRequest(only, 'prompts/get', params(req.params), extra);
     // A client may get a prompt it knows without listing first.
@@ -191,6 +207,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async (req, extra) => {
+    await reviveUpstreams(state);
     requireCapability(state, 'resources', 'resources/list');
     const only = single();
     if (only) return forwardRequest(only, 'resources/list', params(req.params), extra);
@@ -201,6 +218,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
     return { resources };
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async (req, extra) => {
+    await reviveUpstreams(state);
     requireCapability(state, 'resources', 'resources/templates/list');
     const only = single();
     if (only) return forwardRequest(only, 'resources/templates/list', params(req.params), extra);
@@ -211,6 +229,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
     return { resourceTemplates: all };
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
+    await reviveUpstreams(state);
     if (req.params.uri.startsWith(RESOURCE_URI_PREFIX)) return readGatewayResource(state, req.params.uri);
     requireCapability(state, 'resources', 'resources/read');
     const { upstream, uri } = resourceOwner(state, req.params.uri);
@@ -219,17 +238,20 @@ export async function startSession(options: GatewayOptions, transport: Transport
     return { ...read, contents: (read['contents'] as { uri: string }[]).map((c) => ({ ...c, uri: namespacedUri(upstream.config.name, c.uri) })) };
   });
   server.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
+    await reviveUpstreams(state);
     requireCapability(state, 'resources', 'resources/subscribe');
     const { upstream, uri } = resourceOwner(state, req.params.uri);
     return forwardRequest(upstream, 'resources/subscribe', { ...req.params, uri }, extra);
   });
   server.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => {
+    await reviveUpstreams(state);
     requireCapability(state, 'resources', 'resources/unsubscribe');
     const { upstream, uri } = resourceOwner(state, req.params.uri);
     return forwardRequest(upstream, 'resources/unsubscribe', { ...req.params, uri }, extra);
   });
 
   server.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
+    await reviveUpstreams(state);
     requireCapability(state, 'completions', 'completion/complete');
     const only = single();
     if (only) return forwardRequest(only, 'completion/complete', params(req.params), extra);
@@ -245,6 +267,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
     return forwardRequest(target, 'completion/complete', params(req.params), extra);
   });
   server.setRequestHandler(SetLevelRequestSchema, async (req, extra) => {
+    await reviveUpstreams(state);
     requireCapability(state, 'logging', 'logging/setLevel');
     await Promise.all(withCapability(state, 'logging').map((u) => forwardRequest(u, 'logging/setLevel', params(req.params), extra).catch(() => undefined)));
     return {};
@@ -282,6 +305,12 @@ export async function startSession(options: GatewayOptions, transport: Transport
     toolRules: (name) => toolRulesOf(state, name),
     recordRefused: (params, error) => recordRefusedCall(state, params, error),
     done,
+    startFailed,
+    async clientGone() {
+      state.clientClosed = true;
+      await server.close().catch(() => undefined);
+      await shutdown();
+    },
     async close() {
       // The gateway ends the session (shutdown, idle): calls in flight are cancelled and answer
       // while the client can still read it (a write's unknown result carries its key), then the

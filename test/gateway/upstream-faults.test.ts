@@ -60,3 +60,12 @@ describe('a crashed upstream that many calls wait for', () => {
     await eventually(() => started.every((pid) => !alive(pid)));
   }, 60_000);
 });
+
+describe('a crashed upstream and the listings', () => {
+  it('is restarted by a listing too, not only by a tool call', async () => {
+    const c = await start(FAULTY);
+    await c.callTool('crash', {}).catch(() => undefined);
+    const listed = (await c.listTools())['tools'] as { name: string }[];
+    expect(listed.map((t) => t.name)).toContain('echo');
+  }, 60_000);
+});

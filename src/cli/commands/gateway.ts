@@ -285,8 +285,18 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     // The client closing stdin ends the session; the SDK stdio transport does not notice EOF.
     stop = () => void session.close();
     if (tooLong) stop();
-    io.stdin.once('end', stop);
-    io.stdin.once('close', stop);
+    // Over stdio the client has no other session to try: an upstream that cannot start ends the
+    // gateway (exit 2), after the client got the error as the answer to initialize.
+    let startError: Error | undefined;
+    void session.startFailed.then((error) => {
+      startError = error;
+      println(io.stderr, `trc gateway: ${error.message}`);
+      stop();
+    });
+    // The client closing stdin is the client leaving: nothing can be answered any more.
+    const gone = () => void session.clientGone();
+    io.stdin.once('end', gone);
+    io.stdin.once('close', gone);
     const signalled = (): void => {
       exitWithin(SHUTDOWN_BOUND_MS, io);
       stop();
@@ -296,7 +306,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     await session.done;
     process.off('SIGINT', signalled);
     process.off('SIGTERM', signalled);
-    return tooLong ? 2 : 0;
+    return tooLong || startError !== undefined ? 2 : 0;
   } finally {
     stopSweeper();
     // No queued audit record may be lost on a clean shutdown.

@@ -1,0 +1,55 @@
+/**
+ * An upstream that cannot start: over stdio the client gets the error as the answer to
+ * `initialize` and the gateway exits 2 with the reason on stderr (it served an empty tool list
+ * before); over HTTP the failed session is not kept, so it holds no `--max-sessions` slot.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { eventually, gatewayArgv, tempDir } from './helpers.js';
+
+const dir = tempDir('trc-upstream-start-');
+const NO_SUCH = ['/nonexistent/trc-test-server'];
+const INIT = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const kills: (() => void)[] = [];
+afterAll(() => kills.forEach((k) => k()));
+
+describe('an upstream that cannot start', () => {
+  it('ends the stdio gateway with exit code 2 after answering initialize with the error', async () => {
+    const argv = gatewayArgv(NO_SUCH, ['--store', join(dir, 'stdio.sqlite')]);
+    const proc = spawn(argv[0] as string, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
+    kills.push(() => proc.kill('SIGKILL'));
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    proc.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const exited = new Promise<number | null>((resolve) => proc.once('exit', resolve));
+    proc.stdin.write(JSON.stringify(INIT) + '\n');
+    expect(await exited).toBe(2);
+    const answer = JSON.parse(stdout.split('\n')[0] as string) as { id: number; error?: { message: string } };
+    expect(answer.id).toBe(0);
+    expect(answer.error?.message).toMatch(/start|spawn|ENOENT/i);
+    expect(stderr).toMatch(/trc gateway: /);
+  }, 60_000);
+
+  it('keeps no HTTP session for a failed initialize, so the next one is not refused for lack of slots', async () => {
+    const argv = gatewayArgv(NO_SUCH, ['--http', '0', '--max-sessions', '1', '--store', join(dir, 'http.sqlite')]);
+    const proc = spawn(argv[0] as string, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+    kills.push(() => proc.kill('SIGKILL'));
+    let stderr = '';
+    proc.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    await eventually(() => /listening on (http:\S+)/.test(stderr), 30_000);
+    const url = (/listening on (http:\S+)/.exec(stderr) as RegExpExecArray)[1] as string;
+    const post = () => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(INIT) });
+    const first = await post();
+    expect(await first.text()).toMatch(/error/);
+    // The failed session closes in the background.
+    let second = await post();
+    for (let i = 0; i < 20 && second.status === 503; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      second = await post();
+    }
+    expect(second.status).not.toBe(503);
+    await second.text();
+  }, 60_000);
+});
