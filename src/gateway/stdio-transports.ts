@@ -117,6 +117,25 @@ export function lineTransport(input: Readable, output: Writable, options: { maxM
   return t;
 }
 
+/** Upstreams get a process group of their own where there are groups. */
+const GROUPS = process.platform !== 'win32';
+
+/**
+ * Send `sig` to the upstream's process group (its pid leads it), or to the process alone where
+ * there are no groups; `groupOnly`: only the group's other members are meant, and only groups
+ * can reach them. A group already gone is no error.
+ */
+function signal(proc: ChildProcess, sig: NodeJS.Signals, groupOnly = false): void {
+  const pid = proc.pid;
+  if (pid === undefined) return;
+  try {
+    if (GROUPS) process.kill(-pid, sig);
+    else if (!groupOnly) proc.kill(sig);
+  } catch {
+    // ESRCH: every process of the group has exited.
+  }
+}
+
 /** The upstream side: a spawned server, its stderr and its stdin (for write coalescing). */
 export interface SpawnedTransport extends Transport {
   readonly stderr: Readable | null;
@@ -147,10 +166,13 @@ export function spawnTransport(options: { command: string; args: readonly string
     },
     start() {
       return new Promise<void>((resolve, reject) => {
-        const proc = spawn(options.command, [...options.args], { env: options.env, stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+        // Its own process group (POSIX): a launcher (`sh -c`, a wrapper script) whose child outlives
+        // it is ended with it; killing only the launcher left the server orphaned, holding the pipes.
+        const proc = spawn(options.command, [...options.args], { env: options.env, stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true, detached: GROUPS, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
         child = proc;
         proc.stderr?.pipe(stderr);
-        exited = new Promise((r) => proc.once('close', () => r()));
+        // 'exit', not 'close': 'close' waits for every holder of the pipes, a grandchild included.
+        exited = new Promise((r) => proc.once('exit', () => r()));
         const framer = lineFramer(options.maxMessageBytes, 'upstream', {
           onMessage: (m) => t.onmessage?.(m),
           onBadLine: (e) => t.onerror?.(e),
@@ -184,13 +206,19 @@ export function spawnTransport(options: { command: string; args: readonly string
         closed = true;
         t.onclose?.();
       }
-      if (proc === null || proc.exitCode !== null || proc.signalCode !== null) return;
-      proc.stdin?.end();
-      const gone = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
-      if (await gone(CLOSE_GRACE_MS)) return;
-      proc.kill('SIGTERM');
-      if (await gone(CLOSE_GRACE_MS)) return;
-      proc.kill('SIGKILL');
+      if (proc === null) return;
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.stdin?.end();
+        const gone = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+        if (!(await gone(CLOSE_GRACE_MS))) {
+          signal(proc, 'SIGTERM');
+          if (!(await gone(CLOSE_GRACE_MS))) signal(proc, 'SIGKILL');
+        }
+      }
+      // Whatever the server left in its group (a child of a launcher) goes with it.
+      signal(proc, 'SIGKILL', true);
+      proc.stdout?.destroy();
+      proc.stderr?.destroy();
     },
   };
   return t;

@@ -69,3 +69,18 @@ describe('a crashed upstream and the listings', () => {
     expect(listed.map((t) => t.name)).toContain('echo');
   }, 60_000);
 });
+
+describe('an upstream behind a launcher that outlives it', () => {
+  it('is ended with its launcher when the client leaves, and the gateway exits', async () => {
+    const pids = join(dir, 'stubborn-pids');
+    writeFileSync(pids, '');
+    const stubborn = fileURLToPath(new URL('./fixtures/stubborn-server.mjs', import.meta.url));
+    const c = await connectStdio('v1', gatewayArgv(['sh', '-c', `"${process.execPath}" "${stubborn}"; true`], ['--config', config, '--store', join(dir, 'stubborn.sqlite')]), { env: { PID_FILE: pids } });
+    expect((await c.callTool('echo', { message: 'hi' }))['isError']).not.toBe(true);
+    const gatewayPid = c.pid() as number;
+    const server = Number(readFileSync(pids, 'utf8').trim());
+    await c.close();
+    await eventually(() => !alive(gatewayPid), 20_000);
+    await eventually(() => !alive(server), 10_000);
+  }, 60_000);
+});
