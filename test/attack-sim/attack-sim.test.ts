@@ -122,6 +122,8 @@ describe('trc attack-sim', () => {
     ['a misspelt field', JSON.stringify({ ...JSON.parse(good), id: 'x', tool: [] }), /x\.jsonl:2: \(the line\): must NOT have additional properties \("tool"\)/],
     ['a duplicate id', good, /x\.jsonl:2: \/id: scenario id "mail-01-plain" was already used on line 1/],
     ['an input schema that is not an object schema', JSON.stringify({ ...JSON.parse(good), id: 'x', tools: [{ name: 'read_inbox', effect: 'read', input_schema: { type: 'array' } }] }), /x\.jsonl:2: \/tools\/0\/input_schema\/type: must be equal to constant/],
+    ['an MCP result that is not a CallToolResult', JSON.stringify({ ...JSON.parse(good), id: 'x', calls: [{ tool: 'read_inbox', args: {}, intent: 'user', result: { mcp: { content: 'notarray' } } }] }), /x\.jsonl:2: \/calls\/0\/result\/mcp\/content: not an MCP CallToolResult/],
+    ['a scope argument that is not a JSON Pointer', JSON.stringify({ ...JSON.parse(good), id: 'x', scope: { tools: ['read_inbox'], resources: { read_inbox: [{ argument: 'folder', allowed: ['inbox'] }] } } }), /x\.jsonl:2: \/scope\/resources\/read_inbox\/0\/argument: must be a JSON Pointer/],
   ])('refuses %s with its line number and JSON Pointer, exit 2', async (_name, line, message) => {
     const r = await runInProcess(['attack-sim', bad('x.jsonl', [good, line])]);
     expect(r.code).toBe(2);

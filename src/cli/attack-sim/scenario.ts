@@ -4,7 +4,9 @@
  * scripted agent makes, each with its intent and, for reads, what the tool returns. Checked with
  * a JSON Schema (Ajv), so a bad line is refused with its line number and a JSON Pointer.
  */
-import { createAjv2020, parseJson } from '../../contract/index.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createAjv2020, escapePointerToken, parseJson } from '../../contract/index.js';
+import { runScopeProblem } from '../../executor/index.js';
 import type { ValidateFunction } from '../../contract/ajv.js';
 import { InputError } from '../input.js';
 
@@ -140,6 +142,21 @@ export function parseScenario(text: string, line: number, source: string): Scena
   s.calls.forEach((c, i) => {
     if (!names.has(c.tool)) throw new ScenarioError(source, line, `/calls/${i}/tool`, `tool "${c.tool}" is not declared in /tools`);
   });
+  s.calls.forEach((c, i) => {
+    const r = c.result as Record<string, unknown> | null | undefined;
+    if (r === null || typeof r !== 'object' || Array.isArray(r) || !('mcp' in r) || Object.keys(r).length !== 1) return;
+    // A CallToolResult is what an MCP server would answer: checked as the SDK client checks it.
+    const checked = CallToolResultSchema.safeParse(r['mcp']);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      const at = (issue?.path ?? []).map((k) => `/${escapePointerToken(String(k))}`).join('');
+      throw new ScenarioError(source, line, `/calls/${i}/result/mcp${at}`, `not an MCP CallToolResult: ${issue?.message ?? 'is invalid'}`);
+    }
+  });
+  if (s.scope !== undefined && !Array.isArray(s.scope)) {
+    const bad = runScopeProblem(s.scope);
+    if (bad !== null) throw new ScenarioError(source, line, `/scope${bad.pointer}`, bad.message);
+  }
   const scopeTools = Array.isArray(s.scope) ? s.scope : (s.scope as { tools?: string[] } | undefined)?.tools;
   scopeTools?.forEach((t, i) => {
     if (!names.has(t)) throw new ScenarioError(source, line, Array.isArray(s.scope) ? `/scope/${i}` : `/scope/tools/${i}`, `tool "${t}" is not declared in /tools`);
