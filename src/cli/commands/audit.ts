@@ -1,6 +1,7 @@
 /**
  * `trc audit [--tool T] [--since WHEN] [--until WHEN] [--limit N | --last N] [--json] [--store PATH]`
  */
+import { isDateTime } from '../../contract/date-time.js';
 import type { AuditRecord } from '../../store/index.js';
 import { parseFlags } from '../flags.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
@@ -14,9 +15,9 @@ or warnings, call id. Use "trc diagnose CALL_ID" for one call in depth.
 
 Options:
   --tool T       only calls of tool T (the name the client used)
-  --since WHEN   only calls started at or after WHEN: an RFC 3339 time
-                 (2026-05-01T10:00:00Z), a date (2026-05-01), or a duration back from now
-                 (30s, 15m, 2h, 7d)
+  --since WHEN   only calls started at or after WHEN: an RFC 3339 time with its
+                 offset (2026-05-01T10:00:00Z), a date (2026-05-01, UTC midnight), or a
+                 duration back from now (30s, 15m, 2h, 7d)
   --until WHEN   only calls started before WHEN (same forms as --since)
   --limit N      at most N calls, the oldest that match (default 1000)
   --last N       the N most recent calls that match (still printed oldest first)
@@ -38,13 +39,19 @@ export function parseSince(text: string, now: Date = new Date(), flag = '--since
   const rel = /^(\d+)(s|m|h|d)$/.exec(text);
   if (rel) {
     const unit = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3 }[rel[2] as 's' | 'm' | 'h' | 'd'];
-    return new Date(now.getTime() - Number(rel[1]) * unit).toISOString();
+    const at = new Date(now.getTime() - Number(rel[1]) * unit);
+    if (!Number.isNaN(at.getTime())) return at.toISOString();
+    throw new UsageError(`${flag} ${text} reaches before any time a date can name`);
   }
-  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) {
-    const ms = Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text);
-    if (!Number.isNaN(ms)) return new Date(ms).toISOString();
+  // A date is its UTC midnight; a time needs its offset (without one it would be read in the
+  // machine's zone, and a destructive cut-off would depend on TZ). Impossible dates are refused.
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text;
+  if (isDateTime(day)) {
+    // A leap second (23:59:60, which RFC 3339 allows) is the instant after 23:59:59.
+    const ms = Date.parse(day);
+    return new Date(Number.isNaN(ms) ? Date.parse(day.replace(/:60(?=[.Zz+-])/, ':59')) + 1000 : ms).toISOString();
   }
-  throw new UsageError(`${flag} needs an RFC 3339 time, a date or a duration like 15m, got "${text}"`);
+  throw new UsageError(`${flag} needs an RFC 3339 time with its offset (2026-01-01T10:00:00Z), a date (2026-01-01, UTC) or a duration like 15m, got "${text}"`);
 }
 
 async function run(argv: readonly string[], io: CliIO): Promise<number> {

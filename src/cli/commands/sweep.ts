@@ -13,7 +13,7 @@ const HELP = `trc sweep — delete expired handles and stored results (and old a
 Usage: trc sweep [--audit-before WHEN] [--store PATH] [--json]
 
 Results larger than their budget are stored whole behind a handle that expires (by default
-after an hour). Reads already refuse an expired handle; this command reclaims the space:
+after 24 hours). Reads already refuse an expired handle; this command reclaims the space:
 it deletes every handle and every stored result whose expiry has passed. Results stored
 without an expiry, resources still being written, the idempotency ledger, the audit trail
 and workflow state are kept. "trc gateway" sweeps its store by itself every 10 minutes.
@@ -27,7 +27,8 @@ configured with "audit_retention_days: N" does this by itself for records older 
 
 Options:
   --audit-before WHEN  also delete the audit records of calls started before WHEN: an
-                 RFC 3339 time, a date (2026-05-01), or a duration back from now (90d)
+                 RFC 3339 time with its offset (2026-05-01T10:00:00Z), a date (2026-05-01,
+                 UTC midnight), or a duration back from now (90d)
   --store PATH   SQLite store (default $TRC_STORE, else trc.sqlite in the user
                  data directory: see "trc --help")
   --json         print {"handles": N, "resources": N} (and "audit": N)
