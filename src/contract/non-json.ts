@@ -1,6 +1,6 @@
 /**
  * Where a value stops being JSON: the first BigInt, NaN or ±Infinity, lone surrogate (in a
- * string or a key) or cycle, with its JSON Pointer, so an error can say where the bad value is
+ * string or a key), cycle, Map or Set, with its JSON Pointer, so an error can say where the bad value is
  * instead of only what it is. Iterative: depth costs no stack.
  */
 import { escapePointerToken } from './pointer.js';
@@ -40,6 +40,8 @@ export function nonJsonAt(value: unknown, base = ''): NonJsonValue | null {
     if (open.has(v)) return { pointer, message: 'a circular reference is not allowed' };
     // A value with toJSON (a Date) is written as what it returns.
     if (typeof (v as { toJSON?: unknown }).toJSON === 'function') continue;
+    // JSON writes these as {}: their entries would be lost without a word.
+    if (v instanceof Map || v instanceof Set) return { pointer, message: `a ${v instanceof Map ? 'Map' : 'Set'} is not JSON (it would be written as {})` };
     open.add(v);
     stack.push({ v: null, pointer, exit: v });
     const entries: [string, unknown][] = Array.isArray(v) ? v.map((x, i) => [String(i), x]) : Object.entries(v);

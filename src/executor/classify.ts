@@ -160,8 +160,9 @@ export function classifyOutcome(input: ClassifyInput): Classified {
     case 'value': {
       const n = normalizeValue({ rules, call: input.call, value: o.value, retrievedAt: input.retrievedAt, idempotencyKey: input.idempotencyKey });
       if (!n.ok) {
-        if (write) return { kind: 'ambiguous', error: { ...contractError('TOOL_OUTPUT_INVALID', n.message), kind: 'unknown_outcome' } };
-        return { kind: 'failed', error: contractError('TOOL_OUTPUT_INVALID', n.message), sideEffect: null };
+        const where = n.pointer === undefined ? undefined : { pointer: n.pointer };
+        if (write) return { kind: 'ambiguous', error: { ...contractError('TOOL_OUTPUT_INVALID', n.message, where), kind: 'unknown_outcome' } };
+        return { kind: 'failed', error: contractError('TOOL_OUTPUT_INVALID', n.message, where), sideEffect: null };
       }
       return checkOutput(n.envelope, input);
     }

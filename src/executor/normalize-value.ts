@@ -4,7 +4,7 @@
  * evidence for the value itself. What only the tool could say — completeness, when the facts
  * were observed — it did not say, and the envelope states so.
  */
-import { CONTRACT_VERSION, digest, escapePointerToken, type CallInput, type Envelope, type Evidence, type SideEffect, type Warning } from '../contract/index.js';
+import { CONTRACT_VERSION, digest, escapePointerToken, nonJsonAt, type CallInput, type Envelope, type Evidence, type SideEffect, type Warning } from '../contract/index.js';
 import { externalIdOf } from './external-id.js';
 import type { ToolRules } from './rules.js';
 
@@ -34,8 +34,12 @@ function valueEvidence(data: unknown, rules: ToolRules): Evidence {
  * The envelope of a returned value, or why the value has no JSON form.
  * @example normalizeValue({ rules, call, value: { order_id: 'o1' }, retrievedAt, idempotencyKey: null })
  */
-export function normalizeValue(input: ValueInput): { ok: true; envelope: Envelope } | { ok: false; message: string } {
+export function normalizeValue(input: ValueInput): { ok: true; envelope: Envelope } | { ok: false; message: string; pointer?: string } {
   const warnings: Warning[] = [];
+  // The JSON round trip below would write NaN as null and a Map as {}: a changed value, refused
+  // as a tool defined with defineTool is, with where it is.
+  const bad = nonJsonAt(input.value, '/data');
+  if (bad !== null) return { ok: false, message: `the tool returned a value that is not plain JSON: ${bad.message} (details.pointer says where)`, pointer: bad.pointer };
   let data: unknown;
   try {
     data = input.value === undefined || input.value === null ? null : JSON.parse(JSON.stringify(input.value) ?? 'null');

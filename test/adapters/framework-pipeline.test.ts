@@ -26,6 +26,18 @@ async function aiCall(execute: () => unknown, options: Parameters<typeof aiEnvel
 }
 
 describe('framework tools through the pipeline', () => {
+  it.each([
+    ['NaN', { ratio: NaN }, '/data/ratio'],
+    ['Infinity', { rows: [{ limit: Infinity }] }, '/data/rows/0/limit'],
+    ['a Map', { byId: new Map([['x', 1]]) }, '/data/byId'],
+    ['a Set', { tags: new Set(['a']) }, '/data/tags'],
+  ])('refuses a value with %s, naming where, instead of changing it silently', async (_label, value, pointer) => {
+    const { env } = await aiCall(() => value);
+    expect(env.status).toBe('failed');
+    expect(env.error).toMatchObject({ code: 'TOOL_OUTPUT_INVALID', details: { pointer } });
+    expect(validate(env).valid).toBe(true);
+  });
+
   it('fits a 10,000-row result to the budget and stores the raw rows (it reached the model as 507 KB)', async () => {
     const store = createMemoryStore();
     const rows = Array.from({ length: 10_000 }, (_, i) => ({ id: i, sku: `sku_${i}`, name: `item ${i}` }));
