@@ -25,6 +25,42 @@ function scalarProblem(v: unknown): string | null {
  * @example nonJsonAt({ rows: [{ score: NaN }] }, '/data') // { pointer: '/data/rows/0/score', message: 'NaN is not allowed' }
  */
 export function nonJsonAt(value: unknown, base = ''): NonJsonValue | null {
+  // Nearly every value is JSON: one pass that builds no pointer says so; only a value it doubts
+  // (a problem, or an object reached twice, which may be shared rather than a cycle) is walked
+  // again with pointers.
+  return plainJson(value) ? null : locate(value, base);
+}
+
+const isWellFormed = (s: string): boolean => (s as string & { isWellFormed(): boolean }).isWellFormed();
+
+/** True when `value` is certainly JSON (false: it may not be). */
+function plainJson(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (!isWellFormed(v)) return false;
+    } else if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return false;
+    } else if (typeof v === 'bigint') {
+      return false;
+    } else if (v !== null && typeof v === 'object') {
+      if (seen.has(v) || v instanceof Map || v instanceof Set) return false;
+      seen.add(v);
+      if (typeof (v as { toJSON?: unknown }).toJSON === 'function') continue;
+      if (Array.isArray(v)) for (const x of v) stack.push(x);
+      else for (const k of Object.keys(v)) {
+        if (!isWellFormed(k)) return false;
+        stack.push((v as Record<string, unknown>)[k]);
+      }
+    }
+  }
+  return true;
+}
+
+/** The first non-JSON value with its pointer (the slow walk). */
+function locate(value: unknown, base: string): NonJsonValue | null {
   // Depth-first, in document order; `open` holds the containers on the current path (cycles).
   const stack: { v: unknown; pointer: string; exit?: object }[] = [{ v: value, pointer: base }];
   const open = new Set<object>();

@@ -6,7 +6,7 @@
  * cancellation, an unreadable answer — is ambiguous and goes to reconciliation; a failure the
  * tool itself states (a `ToolFailure` that was not applied, an MCP `isError`) stays definite.
  */
-import { COMMIT_STATUS_UNKNOWN, classifyError, failed, type CallInput, type ClassifiedError, type Envelope, type ErrorInfo, type SideEffectInput, type Warning } from '../contract/index.js';
+import { COMMIT_STATUS_UNKNOWN, classifyError, failed, nonJsonAt, type CallInput, type ClassifiedError, type Envelope, type ErrorInfo, type SideEffectInput, type Warning } from '../contract/index.js';
 import type { MemoryPolicy } from '../effects/index.js';
 import { maskText, toolHints } from '../trust/index.js';
 import type { Outcome } from './invoker.js';
@@ -109,29 +109,6 @@ function messagesOf(value: unknown): string[] {
   return out;
 }
 
-const isWellFormed = (s: string): boolean => (s as string & { isWellFormed(): boolean }).isWellFormed();
-
-/** Lone surrogates or cycles give a value no canonical JSON form: check once, iteratively. */
-function representable(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === 'string') {
-      if (!isWellFormed(v)) return false;
-    } else if (v !== null && typeof v === 'object') {
-      if (seen.has(v)) return false;
-      seen.add(v);
-      if (Array.isArray(v)) for (const x of v) stack.push(x);
-      else for (const k of Object.keys(v)) {
-        if (!isWellFormed(k)) return false;
-        stack.push((v as Record<string, unknown>)[k]);
-      }
-    }
-  }
-  return true;
-}
-
 /**
  * Classify one attempt.
  * @example const c = classifyOutcome({ rules, run, call, idempotencyKey: null, now: Date.now, retrievedAt, external, notes: [] });
@@ -173,8 +150,9 @@ export function classifyOutcome(input: ClassifyInput): Classified {
         const error: ErrorInfo = { category: 'protocol', code: 'MCP_MALFORMED_RESULT', message: 'the server answered tools/call with something that is not a CallToolResult', retryable: false, action: 'explain_to_user', kind: 'protocol', details: { issues: issues ?? [] } };
         return declaredWrite && sent ? { kind: 'ambiguous', error: unknownAfterSend({ kind: 'protocol', status: 'failed', error }, rules.operation) } : { kind: 'failed', error, sideEffect: null };
       }
-      if (!representable(result)) {
-        const error = contractError('TOOL_OUTPUT_INVALID', `tool "${rules.name}" returned data that is not plain JSON: text that is not well-formed Unicode (a lone surrogate) or a cycle`);
+      const bad = nonJsonAt(result);
+      if (bad !== null) {
+        const error = contractError('TOOL_OUTPUT_INVALID', `tool "${rules.name}" returned a result that is not plain JSON: ${bad.message} (details.pointer says where)`, { pointer: bad.pointer });
         return declaredWrite ? { kind: 'ambiguous', error: { ...error, kind: 'unknown_outcome' } } : { kind: 'failed', error, sideEffect: null };
       }
       const n = normalizeMcp({ rules, call: input.call, result, listing: o.listing, server: o.server, retrievedAt: input.retrievedAt, idempotencyKey: input.idempotencyKey, noise: o.noise, external: input.external });

@@ -30,6 +30,8 @@ export { permissivePolicy, passThrough, presentAsJson, defaultStages, checkOutpu
 export type { Stages, EnvelopeStage, StageContext, Policy, PolicyDecision } from './stages.js';
 export { STRUCTURED_CONTENT_WITHHELD } from './module-stages.js';
 export { visibilityStage, trustStage, budgetStage, evidenceStage, modelTextStage, presentStage, modelFactsStage } from './module-stages.js';
+export { callShapeProblem, invalidCallError, recordableCall } from './call-shape.js';
+export type { CallShapeProblem } from './call-shape.js';
 export { storeAuditSink, writeBehindAuditSink, lateAuditEntry, enqueueAudit, flushAudit, AUDIT_WINDOW_MS, AUDIT_MAX_BATCH, AUDIT_HIGH_WATER } from './audit-sink.js';
 export type { AuditSink, AuditEntry, WriteBehindOptions } from './audit-sink.js';
 export { trustPolicy } from './trust-policy.js';

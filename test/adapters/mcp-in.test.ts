@@ -151,6 +151,41 @@ describe('fromMcpResult', () => {
   });
 });
 
+describe('fromMcpResult on what its types forbid', () => {
+  const tool = { name: 'get', inputSchema: { type: 'object' as const } };
+  const ctx = { call_id: 'c1', server: { name: 's', trusted: false } };
+  it.each([
+    ['a BigInt', { id: 10n }, '/structuredContent/id'],
+    ['NaN', { score: NaN }, '/structuredContent/score'],
+  ])('answers structured content with %s with a valid failed envelope naming where, without throwing', (_label, structured, pointer) => {
+    const env = fromMcpResult({ content: [], structuredContent: structured } as never, tool, ctx);
+    expect(env.error).toMatchObject({ code: 'TOOL_OUTPUT_INVALID', details: { pointer } });
+    expect(validate(env).valid).toBe(true);
+  });
+
+  it('keeps an object used twice (shared, not a cycle)', () => {
+    const shared = { sku: 'a' };
+    const env = fromMcpResult({ content: [], structuredContent: { first: shared, second: shared } }, tool, ctx);
+    expect(env.status).toBe('succeeded');
+  });
+
+  it.each([
+    [{ ...ctx, call_id: 5 }, '/call_id'],
+    [{ ...ctx, call_id: '' }, '/call_id'],
+    [{ ...ctx, attempt: 0 }, '/attempt'],
+    [{ ...ctx, idempotency_key: '' }, '/idempotency_key'],
+  ])('answers a context the envelope cannot carry (%j) with a valid INVALID_CALL envelope', (bad, pointer) => {
+    const env = fromMcpResult({ content: [] }, tool, bad as never);
+    expect(env.error).toMatchObject({ code: 'INVALID_CALL', details: { pointer } });
+    expect(validate(env).valid).toBe(true);
+  });
+
+  it('stands in the real clock for one that answers no time', () => {
+    const env = fromMcpResult({ content: [] }, tool, { ...ctx, now: () => 'garbage' });
+    expect(validate(env).valid).toBe(true);
+  });
+});
+
 describe('checkOutputSchema', () => {
   it('defaults to JSON Schema 2020-12 and honours a declared draft-07', () => {
     expect(schemaDialect({})).toBe('draft-2020-12');

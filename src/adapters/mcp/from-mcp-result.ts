@@ -6,8 +6,8 @@
  * module only turns what it was given into the pipeline's `Outcome`.
  */
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { escapePointerToken, type Envelope } from '../../contract/index.js';
-import { envelopeFromOutcome, outputCheckFor, type Outcome, type ToolRules } from '../../executor/index.js';
+import { escapePointerToken, failed, type Envelope } from '../../contract/index.js';
+import { callShapeProblem, envelopeFromOutcome, invalidCallError, outputCheckFor, recordableCall, type Outcome, type ToolRules } from '../../executor/index.js';
 import { asJsonRpcError } from './json-rpc-error.js';
 import type { FromMcpContext, McpToolRef } from './types.js';
 
@@ -75,5 +75,17 @@ export function fromMcpResult(result: unknown, tool: McpToolRef, ctx: FromMcpCon
   const rules = mcpToolRules(tool, ctx);
   const call = { tool_name: tool.name, call_id: ctx.call_id, ...(ctx.attempt === undefined ? {} : { attempt: ctx.attempt }), ...(ctx.idempotency_key === undefined || ctx.idempotency_key === null ? {} : { idempotency_key: ctx.idempotency_key }) };
   const clock = ctx.now;
-  return envelopeFromOutcome(rules, mcpOutcome(result, tool, server), { call, ...(clock === undefined ? {} : { now: () => Date.parse(clock()) }) });
+  // A clock whose answer is no time would make every timestamp throw: the real clock stands in.
+  const now = clock === undefined ? undefined : () => {
+    const ms = Date.parse(clock());
+    return Number.isNaN(ms) ? Date.now() : ms;
+  };
+  const shape = callShapeProblem({ ...call, args: null });
+  const attemptBad = call.attempt !== undefined && !(Number.isInteger(call.attempt) && call.attempt >= 1);
+  if (shape !== null || attemptBad) {
+    // A context the envelope cannot carry (a numeric call id, attempt 0): the conversion says so in a valid envelope.
+    const fixed = recordableCall({ ...call, args: null });
+    return failed({ call: { tool_name: fixed.tool_name, call_id: fixed.call_id, attempt: 1 }, error: invalidCallError(shape ?? { pointer: '/attempt', message: 'attempt must be a whole number of at least 1' }) });
+  }
+  return envelopeFromOutcome(rules, mcpOutcome(result, tool, server), { call, ...(now === undefined ? {} : { now }) });
 }
