@@ -177,3 +177,25 @@ describe.concurrent('trc validate', () => {
     expect(r.stdout).toContain('JSONL');
   });
 });
+
+describe('validate on JSONL with a bad line up front or an oversized one later', () => {
+  const good = oneLine(join(EXAMPLES, 'order-lookup.json'));
+
+  it('reports every line when the first one has invalid UTF-8', async () => {
+    const file = join(tmp, 'bad-first.jsonl');
+    writeFileSync(file, Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff]), Buffer.from('"}\n{}\n'), Buffer.from(`${good}\n`)]));
+    const r = await runInProcess(['validate', file]);
+    expect(r.stdout).toMatch(/bad-first\.jsonl:1:7 +not JSON: invalid UTF-8/);
+    expect(r.stdout).toMatch(/bad-first\.jsonl:2 +error +SCHEMA/);
+    expect(r.stdout).toMatch(/bad-first\.jsonl:3 +OK/);
+  });
+
+  it('prints the first line\'s report before refusing a second line over the size limit', async () => {
+    const file = join(tmp, 'huge-second.jsonl');
+    writeFileSync(file, `${good}\n{"a":"${'x'.repeat(65 * 1024 * 1024)}"}\n`);
+    const r = await runInProcess(['validate', file]);
+    expect(r.stdout).toMatch(/huge-second\.jsonl:1 +OK/);
+    expect(r.stderr).toContain('larger than 64 MiB');
+    expect(r.code).toBe(2);
+  }, 60_000);
+});

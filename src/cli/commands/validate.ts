@@ -144,59 +144,77 @@ async function run(input: OpenedInput, profile: Profile, reporter: Reporter): Pr
   const held: string[] = [];
   let heldBytes = 0;
   let badUtf8: EnvelopeReport | undefined;
+  // Lines with invalid UTF-8 before the format is known, by line number: JSONL reports each.
+  const badLines = new Map<number, EnvelopeReport>();
   // The first JSONL report waits for a second line: a one-line file is a plain document.
   let first: EnvelopeReport | undefined;
-  for await (const { bytes: raw, number: lineNo } of readLines(input.chunks, MAX_JSON_BYTES, source)) {
-    const bytes = lineNo === 1 ? skipUtf8Bom(raw, source) : raw;
-    const bad = firstInvalidUtf8(bytes);
-    if (bad !== -1) {
-      const report = notUtf8(source, lineNo, bytes, bad, lineNo);
-      if (mode === 'jsonl') {
-        if (first !== undefined) await reporter.emit(first);
-        first = undefined;
-        await reporter.emit(report);
+  try {
+    for await (const { bytes: raw, number: lineNo } of readLines(input.chunks, MAX_JSON_BYTES, source)) {
+      const bytes = lineNo === 1 ? skipUtf8Bom(raw, source) : raw;
+      const bad = firstInvalidUtf8(bytes);
+      if (bad !== -1) {
+        const report = notUtf8(source, lineNo, bytes, bad, lineNo);
+        if (mode === 'jsonl') {
+          if (first !== undefined) await reporter.emit(first);
+          first = undefined;
+          await reporter.emit(report);
+          continue;
+        }
+        // In a document the first bad byte is the report; in JSONL found out at the end, each bad
+        // line is (its place is kept so the line numbers stay right).
+        badUtf8 ??= { ...report, line: null };
+        if (badLines.size < 10_000) badLines.set(lineNo, report);
+        mode = 'document';
+        heldBytes += 1;
+        held.push('');
         continue;
       }
-      // In a document (or before the format is known) the first bad byte is the report.
-      badUtf8 ??= { ...report, line: null };
-      mode = 'document';
-      continue;
-    }
-    const line = bytes.toString('utf8');
-    if (mode === 'document') {
-      heldBytes += bytes.length + 1;
-      if (heldBytes > MAX_JSON_BYTES) throw new InputTooLargeError(`${source}: the document`, MAX_JSON_BYTES);
-      held.push(line);
-      continue;
-    }
-    if (line.trim() === '') {
-      if (mode === 'detect') held.push(line);
-      continue;
-    }
-    if (mode === 'detect') {
-      const checked = validateText(line, { profile });
-      if (!checked.ok) {
-        mode = 'document';
+      const line = bytes.toString('utf8');
+      if (mode === 'document') {
         heldBytes += bytes.length + 1;
+        if (heldBytes > MAX_JSON_BYTES) throw new InputTooLargeError(`${source}: the document`, MAX_JSON_BYTES);
         held.push(line);
         continue;
       }
-      mode = 'jsonl';
-      held.length = 0;
-      first = reportOf(checked, source, lineNo);
-      continue;
+      if (line.trim() === '') {
+        if (mode === 'detect') held.push(line);
+        continue;
+      }
+      if (mode === 'detect') {
+        const checked = validateText(line, { profile });
+        if (!checked.ok) {
+          mode = 'document';
+          heldBytes += bytes.length + 1;
+          held.push(line);
+          continue;
+        }
+        mode = 'jsonl';
+        held.length = 0;
+        first = reportOf(checked, source, lineNo);
+        continue;
+      }
+      if (first !== undefined) {
+        await reporter.emit(first);
+        first = undefined;
+      }
+      await reporter.emit(jsonlLine(line, lineNo, source, profile));
     }
-    if (first !== undefined) {
-      await reporter.emit(first);
-      first = undefined;
-    }
-    await reporter.emit(jsonlLine(line, lineNo, source, profile));
+  } catch (error) {
+    // A later line too large (or unreadable) must not lose the report of the line before it.
+    if (first !== undefined) await reporter.emit(first);
+    throw error;
   }
   if (first !== undefined) await reporter.emit({ ...first, line: null });
   if (mode === 'jsonl') return;
   if (mode === 'detect') throw new InputError(`${source}: no envelope in the input (it is empty)`);
   if (badUtf8 !== undefined) {
-    await reporter.emit(badUtf8);
+    if (!looksLikeJsonl(held)) return reporter.emit(badUtf8);
+    // JSONL with a line of invalid UTF-8: that line's report, and every other line's.
+    for (const [i, l] of held.entries()) {
+      const bad = badLines.get(i + 1);
+      if (bad !== undefined) await reporter.emit(bad);
+      else if (l.trim() !== '') await reporter.emit(jsonlLine(l, i + 1, source, profile));
+    }
     return;
   }
   const text = held.join('\n');
