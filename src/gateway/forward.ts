@@ -52,6 +52,15 @@ export function relayError(error: unknown, local = false): unknown {
   return error;
 }
 
+/**
+ * A URL upstream answered 404 to a request of an established session: the server no longer
+ * knows it (it restarted). The request was not processed, and the client must start a new
+ * session (Streamable HTTP, "Session Management").
+ */
+export function sessionGone(up: UpstreamConnection, error: unknown): boolean {
+  return up.config.url !== undefined && error instanceof Error && (error as { code?: unknown }).code === 404 && error.message.startsWith('Streamable HTTP error');
+}
+
 // The SDK's default request timeout, when none is given.
 const SDK_TIMEOUT_MS = 60_000;
 
@@ -91,6 +100,7 @@ export async function forwardRequest(
     await Promise.all(pending);
     return result as Record<string, unknown>;
   } catch (error) {
+    if (sessionGone(up, error)) up.markClosed('the upstream answered HTTP 404 for this session: it restarted or dropped the session');
     throw relayError(error, madeLocally(error, up, performance.now() - started, options.timeoutMs ?? SDK_TIMEOUT_MS));
   } finally {
     relay.stop();

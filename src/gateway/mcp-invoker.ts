@@ -8,7 +8,7 @@
 import { CallToolResultSchema, ErrorCode, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { escapePointerToken } from '../contract/index.js';
 import type { Invoker, Outcome, ToolRules } from '../executor/index.js';
-import { forwardRequest, RelayedRpcError, type ForwardExtra } from './forward.js';
+import { forwardRequest, RelayedRpcError, sessionGone, type ForwardExtra } from './forward.js';
 import { MessageNotSentError } from './stdio-transports.js';
 import { namespacedUri } from './routing.js';
 import type { SessionState } from './session-state.js';
@@ -95,6 +95,16 @@ export function upstreamInvoker(state: SessionState, upstream: UpstreamConnectio
           }
           // The request could not be serialized: it was never written, whatever the effect.
           if (error instanceof MessageNotSentError) return { kind: 'threw', error, sent: false };
+          // A restarted URL upstream refused the old session without processing the request:
+          // once more on a new session, a write too (it provably did not run).
+          if (sessionGone(up, error)) {
+            if (tries === 0 && !ctx.signal.aborted) continue;
+            return { kind: 'unavailable', detail: `upstream "${up.config.name}" refused the session twice (HTTP 404)`, sent: false };
+          }
+          // A URL upstream that is down refused the connection: the request never left.
+          if (up.config.url !== undefined && (error as { cause?: { code?: unknown } }).cause?.code === 'ECONNREFUSED') {
+            return { kind: 'unavailable', detail: `upstream "${up.config.name}" refused the connection (${up.config.url})`, sent: false };
+          }
           const message = (error as Error).message ?? String(error);
           // The SDK refuses to send on a transport that is gone: the request never left.
           const notSent = /not connected/i.test(message);

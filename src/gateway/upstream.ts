@@ -38,8 +38,13 @@ export interface UpstreamConnection {
   readonly instructions: string | undefined;
   /** Protocol version negotiated with the upstream. */
   readonly protocolVersion: string | undefined;
-  /** True once the transport closed (crash, exit, network). */
+  /** True once the transport closed (crash, exit, network), or the upstream forgot the session. */
   readonly closed: boolean;
+  /**
+   * The connection is no use any more though its transport is open (a URL upstream that restarted
+   * answers 404 for the old session): the next call or listing starts a new one.
+   */
+  markClosed(reason: string): void;
   /** Messages the upstream sent that were not valid JSON-RPC (garbage on stdout), so far. */
   readonly noise: number;
   /** The last transport or protocol error seen (e.g. an oversized message). */
@@ -164,6 +169,10 @@ async function connectOnce(config: UpstreamConfig, clientCapabilities: ClientCap
     protocolVersion,
     get closed() {
       return state.closed;
+    },
+    markClosed(reason) {
+      state.closed = true;
+      state.lastError = reason;
     },
     get noise() {
       return state.noise;
