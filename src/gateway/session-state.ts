@@ -23,6 +23,11 @@ export interface GatewayOptions {
   readonly principal?: string;
   /** Lines upstreams write to stderr, e.g. to show them on the gateway's own stderr. */
   readonly onUpstreamStderr?: (upstream: string, line: string) => void;
+  /**
+   * A mistake in the config the gateway can only see once an upstream answers (a policy for a
+   * tool it does not offer), with the config's JSON Pointer; each is told once per process.
+   */
+  readonly onConfigWarning?: (pointer: string, message: string) => void;
   /** Clock, for tests. */
   readonly now?: () => Date;
   /** Re-pin tools whose definition changed (the operator accepts them): `--accept-tool-changes`. */

@@ -3,7 +3,7 @@
  * capabilities, restarting one that died, and finding which upstream serves a tool.
  */
 import type { ClientCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { TrcError } from '../contract/index.js';
+import { TrcError, escapePointerToken } from '../contract/index.js';
 import { namespaceItems } from './routing.js';
 import { upstreamConfigs, type SessionState } from './session-state.js';
 import { connectUpstream, type UpstreamConnection } from './upstream.js';
@@ -25,6 +25,32 @@ export async function connectAll(state: SessionState, capabilities: ClientCapabi
     throw bad !== undefined ? bad.reason : new TrcError('GATEWAY_SESSION_CLOSED', 'the client closed the session while its upstreams were starting');
   }
   state.upstreams = ok;
+  if (state.options.onConfigWarning !== undefined) void warnUnmatchedPolicies(state, ok);
+}
+
+// Warnings already told, per set of options (one gateway process, many sessions).
+const told = new WeakMap<object, Set<string>>();
+
+/**
+ * Tell of a tool policy in the config that names no tool its upstream offers: a typo there
+ * (`ecoh:` with `effect: write`) leaves the real tool without the policy, without a word.
+ */
+async function warnUnmatchedPolicies(state: SessionState, upstreams: readonly UpstreamConnection[]): Promise<void> {
+  const configs = upstreamConfigs(state);
+  const seen = told.get(state.options) ?? told.set(state.options, new Set()).get(state.options) as Set<string>;
+  for (const up of upstreams) {
+    const named = Object.keys(up.config.tools ?? {});
+    if (named.length === 0) continue;
+    const offered = await up.tools().then((tools) => new Set(tools.map((t) => t.name)), () => null);
+    if (offered === null) continue;
+    const index = configs.indexOf(up.config);
+    for (const name of named) {
+      const pointer = `/upstreams/${index}/tools/${escapePointerToken(name)}`;
+      if (offered.has(name) || seen.has(pointer)) continue;
+      seen.add(pointer);
+      state.options.onConfigWarning?.(pointer, `upstream "${up.config.name}" offers no tool "${name}", so this policy applies to no call (its tools: ${[...offered].slice(0, 10).join(', ')}${offered.size > 10 ? ', …' : ''})`);
+    }
+  }
 }
 
 /**

@@ -4,6 +4,8 @@
  * before); over HTTP the failed session is not kept, so it holds no `--max-sessions` slot.
  */
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually, gatewayArgv, tempDir } from './helpers.js';
@@ -51,5 +53,22 @@ describe('an upstream that cannot start', () => {
     }
     expect(second.status).not.toBe(503);
     await second.text();
+  }, 60_000);
+});
+
+describe('a tool policy in the config for a tool the upstream does not offer', () => {
+  it('is named on stderr with its config pointer once the upstream answers', async () => {
+    const faulty = fileURLToPath(new URL('./fixtures/faulty-server.mjs', import.meta.url));
+    const config = join(dir, 'typo.yaml');
+    writeFileSync(config, 'defaults:\n  effect: read\nupstreams:\n  - name: faulty\n    tools:\n      ecoh:\n        effect: write\n        confirmation_required: true\n      echo:\n        effect: read\n');
+    const argv = gatewayArgv([process.execPath, faulty], ['--config', config, '--store', join(dir, 'typo.sqlite')]);
+    const proc = spawn(argv[0] as string, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
+    kills.push(() => proc.kill('SIGKILL'));
+    let stderr = '';
+    proc.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    proc.stdin.write(JSON.stringify(INIT) + '\n');
+    await eventually(() => stderr.includes('warning'), 30_000);
+    expect(stderr).toMatch(/warning: config \/upstreams\/\d+\/tools\/ecoh: upstream "faulty" offers no tool "ecoh"/);
+    expect(stderr).not.toContain('tools/echo');
   }, 60_000);
 });

@@ -230,7 +230,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   }
   const { store, path } = opened;
   const lease = leaseFromEnv(io.env);
-  const options = { config, store, ...(values['accept-tool-changes'] === true ? { acceptToolChanges: true } : {}), ...(lease === undefined ? {} : { lease }), onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`) };
+  const options = { config, store, ...(values['accept-tool-changes'] === true ? { acceptToolChanges: true } : {}), ...(lease === undefined ? {} : { lease }), onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`), onConfigWarning: (pointer: string, message: string) => println(io.stderr, `trc gateway: warning: config ${pointer}: ${message}`) };
   // Expired handles and stored results go while the gateway runs (at start, then every 10 min),
   // and audit records past the configured retention.
   const retention = config.audit_retention_days === undefined ? {} : { auditRetentionMs: config.audit_retention_days * 86_400_000 };
