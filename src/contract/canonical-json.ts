@@ -18,6 +18,8 @@
  * `test/contract/canonical-json.test.ts` holds both paths to the `canonicalize` library.
  */
 
+import { DeepUnrepresentable, serializeDeep } from './canonical-deep.js';
+
 /** Why a value has no canonical form; the digest module turns it into `JCS_UNREPRESENTABLE`. */
 export class Unrepresentable extends Error {}
 
@@ -263,10 +265,26 @@ function escapesSurrogate(json: string): boolean {
 
 /**
  * RFC 8785 text of `value`, or `undefined` when JSON has nothing for it (`undefined`, a function).
- * Throws {@link Unrepresentable} for NaN, ±Infinity, BigInt, lone surrogates and cycles, and a
- * `RangeError` for nesting too deep to walk.
+ * Throws {@link Unrepresentable} for NaN, ±Infinity, BigInt, lone surrogates and cycles. Nesting
+ * too deep for the recursive walks is written by the iterative writer (canonical-deep.ts).
  */
 export function serializeCanonical(value: unknown): string | undefined {
+  try {
+    return serializeFast(value);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+  }
+  let out: string | undefined;
+  try {
+    out = serializeDeep(value);
+  } catch (e) {
+    throw e instanceof DeepUnrepresentable ? new Unrepresentable(e.message) : e;
+  }
+  if (out !== undefined && escapesSurrogate(out)) throw new Unrepresentable('lone surrogate is not allowed');
+  return out;
+}
+
+function serializeFast(value: unknown): string | undefined {
   let copy: unknown;
   try {
     if (typeof (Object.prototype as { toJSON?: unknown }).toJSON === 'function') throw new NeedsWriter();

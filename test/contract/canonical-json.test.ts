@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, isTrcError } from '../../src/contract/index.js';
+import { canonicalJson, isTrcError, nonJsonAt } from '../../src/contract/index.js';
+import { serializeDeep } from '../../src/contract/canonical-deep.js';
 import { shapedRows } from './fixtures/codegen/shaped-rows.js';
 
 /** The oracle: the `canonicalize` library, or the name of what it refused. */
@@ -126,5 +127,38 @@ describe('canonicalJson on values the native writer cannot take as they are', ()
     let v: unknown = 'leaf';
     for (let i = 0; i < 300; i++) v = i % 2 === 0 ? [v] : { k: v };
     expect(canonicalJson(v)).toBe(canonicalize(v));
+  });
+});
+
+describe('canonicalJson on nesting deeper than a recursive walk can go', () => {
+  const deepOracle = (v: unknown): string => {
+    try {
+      return serializeDeep(v) ?? 'undefined';
+    } catch {
+      return 'refused';
+    }
+  };
+
+  it('writes what the canonicalize library writes, through the iterative writer too', () => {
+    // The iterative writer alone, on the shallow values the library can take (lone surrogates
+    // are refused by its caller, from the finished text; nonJsonAt stands in for that here).
+    fc.assert(fc.property(jsonish, (v) => { expect(nonJsonAt(v) === null ? deepOracle(v) : 'refused').toBe(oracle(v)); }), { numRuns: 2000 });
+  });
+
+  it('digests 100,000 nested arrays and objects (it threw "nesting too deep")', () => {
+    const arrays = JSON.parse('['.repeat(100_000) + '1' + ']'.repeat(100_000)) as unknown;
+    expect(canonicalJson(arrays)).toBe('['.repeat(100_000) + '1' + ']'.repeat(100_000));
+    const objects = JSON.parse('{"b":1,"a":'.repeat(50_000) + 'null' + '}'.repeat(50_000)) as unknown;
+    expect(canonicalJson(objects)).toBe('{"a":'.repeat(50_000) + 'null' + ',"b":1}'.repeat(50_000));
+  });
+
+  it('still refuses a cycle or a NaN found deep down', () => {
+    const deep: unknown[] = [];
+    let at = deep;
+    for (let i = 0; i < 100_000; i++) at = (at[0] = []) as unknown[];
+    at.push(NaN);
+    expect(ours(deep)).toBe('refused');
+    at[0] = deep;
+    expect(ours(deep)).toBe('refused');
   });
 });
