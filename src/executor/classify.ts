@@ -181,9 +181,11 @@ export function classifyOutcome(input: ClassifyInput): Classified {
     }
     case 'timeout':
       return fromClassified(classify(new DOMException(`the deadline of ${o.afterMs} ms passed`, 'TimeoutError')));
-    case 'closed':
+    case 'closed': {
       input.notes.push(`the connection closed during the call: ${maskText(o.detail)}`);
-      return fromClassified(classify(Object.assign(new Error(''), { code: 'ECONNRESET' })));
+      const c = classify(Object.assign(new Error(''), { code: 'ECONNRESET' }));
+      return fromClassified(o.why === undefined ? c : { ...c, error: { ...c.error, message: `${c.error.message}: ${o.why}` } });
+    }
     case 'cancelled':
       return fromClassified(classify(o.cause instanceof Error || o.cause instanceof DOMException ? o.cause : new DOMException(CANCEL_TEXT[o.reason], 'AbortError')));
     case 'unavailable':

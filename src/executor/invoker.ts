@@ -49,8 +49,12 @@ export type Outcome =
   | ({ readonly kind: 'threw'; readonly error: unknown } & Sent)
   /** No answer before the deadline. */
   | ({ readonly kind: 'timeout'; readonly afterMs: number } & Sent)
-  /** The connection closed before the answer (an upstream process died). `detail` is for the audit only. */
-  | ({ readonly kind: 'closed'; readonly detail: string } & Sent)
+  /**
+   * The connection closed before the answer (an upstream process died). `detail` is for the audit
+   * only (it may quote the upstream); `why`, when the invoker itself closed it for a reason of its
+   * own (a message over the size limit), is shown in the error message too.
+   */
+  | ({ readonly kind: 'closed'; readonly detail: string; readonly why?: string } & Sent)
   /** The caller cancelled, or went away. */
   | ({ readonly kind: 'cancelled'; readonly reason: 'caller' | 'client_cancelled' | 'client_disconnected'; readonly cause?: unknown } & Sent)
   /** The tool could not be reached at all (the request never left). */

@@ -9,7 +9,7 @@ import { CallToolResultSchema, ErrorCode, type Tool } from '@modelcontextprotoco
 import { escapePointerToken } from '../contract/index.js';
 import type { Invoker, Outcome, ToolRules } from '../executor/index.js';
 import { forwardRequest, RelayedRpcError, sessionGone, type ForwardExtra } from './forward.js';
-import { MessageNotSentError } from './stdio-transports.js';
+import { MAX_UPSTREAM_MESSAGE_BYTES, MessageNotSentError } from './stdio-transports.js';
 import { namespacedUri } from './routing.js';
 import type { SessionState } from './session-state.js';
 import { reconnectUpstream } from './session-upstreams.js';
@@ -41,6 +41,12 @@ function namespaceResultUris(result: Record<string, unknown>, upstream: string):
     return b;
   });
   return { ...result, content: blocks };
+}
+
+/** The gateway's own reason for dropping the connection (a message over its limit), which the client may see. */
+function tooLarge(up: UpstreamConnection): { why?: string } {
+  const limit = up.config.max_message_bytes;
+  return up.lastError !== undefined && /exceeded maximum size/.test(up.lastError) ? { why: `upstream "${up.config.name}" sent a message over the gateway's limit of ${limit ?? MAX_UPSTREAM_MESSAGE_BYTES} bytes for one message (max_message_bytes), so the connection was dropped` } : {};
 }
 
 function exitDetail(up: UpstreamConnection): string {
@@ -89,7 +95,7 @@ export function upstreamInvoker(state: SessionState, upstream: UpstreamConnectio
             if (!error.fromUpstream && error.code === ErrorCode.RequestTimeout) return { kind: 'timeout', afterMs: rules.timeoutMs };
             if (!error.fromUpstream && error.code === ErrorCode.ConnectionClosed) {
               closedDuringCall = true;
-              return { kind: 'closed', detail: exitDetail(up) };
+              return { kind: 'closed', detail: exitDetail(up), ...tooLarge(up) };
             }
             return { kind: 'rpc_error', code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
           }
@@ -113,7 +119,7 @@ export function upstreamInvoker(state: SessionState, upstream: UpstreamConnectio
           if (tries === 0 && !ctx.signal.aborted && (notSent || (rules.effect === 'read' && up.closed))) continue;
           if (notSent) return { kind: 'unavailable', detail: `${message}; ${exitDetail(up)}`, sent: false };
           closedDuringCall = true;
-          return { kind: 'closed', detail: `${message}; ${exitDetail(up)}` };
+          return { kind: 'closed', detail: `${message}; ${exitDetail(up)}`, ...tooLarge(up) };
         }
       }
     },

@@ -98,9 +98,11 @@ describe('the gateway with a message limit on its upstream', () => {
     await c.listTools();
     const big = await c.callTool('read_text_file', { path: join(dir, 'big.txt') });
     expect(big['isError']).toBe(true);
-    const env = (big['_meta'] as Record<string, { status: string; error: { code: string } }>)['dev.tool-result-contract/envelope'];
+    const env = (big['_meta'] as Record<string, { status: string; error: { code: string; message: string } }>)['dev.tool-result-contract/envelope'];
     expect(env?.status).toBe('failed');
     expect(env?.error.code).toBe('CONNECTION_RESET');
+    // The client is told why, not only that the connection closed.
+    expect(env?.error.message).toContain('over the gateway\'s limit of 40000 bytes');
     const small = await c.callTool('read_text_file', { path: join(dir, 'small.txt') });
     expect(small['isError']).toBeUndefined();
     expect(JSON.stringify(small['content'])).toContain('tiny');
