@@ -9,8 +9,12 @@ import type { GatewayConfig, ToolPolicy, UpstreamConfig } from './config.js';
 
 /** Budget used when nothing is configured: results above this are externalized. */
 export const DEFAULT_MAX_BYTES = 64 * 1024;
-/** Deadline used when nothing is configured. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
+/**
+ * Deadline used when nothing is configured: below the 60 s the official SDK clients wait by
+ * default, so the gateway's TIMEOUT envelope (for a write: unknown, with the key to look it up
+ * by) reaches the client before the client gives up on the call.
+ */
+export const DEFAULT_TIMEOUT_MS = 50_000;
 /** Lifetime of stored results and handles when nothing is configured. */
 const DEFAULT_TTL_SECONDS = 3600;
 

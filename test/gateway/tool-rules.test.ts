@@ -21,6 +21,13 @@ async function run(outcome: Outcome, policy: ToolPolicy = { effect: 'read' }, ke
   return envelope;
 }
 
+describe('gateway tool rules by default', () => {
+  it('end a call before the 60 s an SDK client waits, so the timeout envelope reaches it', () => {
+    const rules = toolRulesFor({}, { name: 'up', command: 'x' }, 'lookup', 'lookup', listing, 'k');
+    expect(rules.timeoutMs).toBeLessThanOrEqual(55_000);
+  });
+});
+
 describe('gateway tool rules through the pipeline', () => {
   it('wraps a structured result and renders it back with the envelope under _meta', async () => {
     const envelope = await run({ kind: 'mcp', result: { content: [{ type: 'text', text: '{"n":3}' }], structuredContent: { n: 3 } }, listing, server });
