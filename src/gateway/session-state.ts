@@ -58,6 +58,11 @@ export interface SessionState {
   clientClosed: boolean;
   /** Aborted when the gateway ends the session itself (shutdown): calls in flight end cancelled and still answer. */
   readonly stopping: AbortController;
+  /**
+   * The upstreams being started by `initialize`: a client that sends requests before it has
+   * the answer (pipelining) gets them answered once the upstreams are there, not from none.
+   */
+  starting: Promise<void> | null;
   hooks: (config: UpstreamConfig) => UpstreamHooks;
 }
 

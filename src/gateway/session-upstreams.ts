@@ -89,9 +89,11 @@ async function restartUpstream(state: SessionState, dead: UpstreamConnection): P
 /**
  * Restart every upstream whose connection closed (a crash), as a tool call would: a listing or
  * a read after a crash otherwise failed "Not connected" until some call restarted it. A restart
- * that fails leaves the dead connection, whose request then fails as before.
+ * that fails leaves the dead connection, whose request then fails as before. Waits first for
+ * the upstreams initialize is still starting (a pipelining client).
  */
 export async function reviveUpstreams(state: SessionState): Promise<void> {
+  if (state.starting !== null) await state.starting;
   const dead = state.upstreams.filter((u) => u.closed);
   if (dead.length > 0) await Promise.all(dead.map((u) => reconnectUpstream(state, u).catch(() => undefined)));
 }

@@ -106,6 +106,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
     inflight: new Set(),
     clientClosed: false,
     stopping: new AbortController(),
+    starting: null,
     hooks: (config) => {
       // Over HTTP, what the upstream sends during one of our requests goes on that request's stream.
       const related = (): { relatedRequestId?: RequestId } => {
@@ -138,6 +139,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
   server.setRequestHandler(InitializeRequestSchema, async (request) => {
     // Tracked like a call: a session closed meanwhile waits for it, then ends what it started.
     const connecting = connectAll(state, request.params.capabilities);
+    state.starting = connecting.catch(() => undefined);
     track(state, connecting);
     await connecting.catch((error: unknown) => {
       reportStartFailed(error instanceof Error ? error : new Error(String(error)));

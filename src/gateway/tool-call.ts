@@ -59,6 +59,8 @@ export async function callTool(
   extra: ForwardExtra,
   options: { taskId?: string } = {},
 ): Promise<CallToolResult> {
+  // A call sent before initialize was answered waits for the upstreams it starts.
+  if (state.starting !== null) await state.starting;
   const route = await resolveTool(state, params.name);
   if (route === null) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
   const { upstream, name: upstreamTool, tool } = route;

@@ -76,3 +76,31 @@ describe('lines that are not good messages, over stdio', () => {
     expect(envOf(11).side_effect.occurred).toBe(false);
   }, 60_000);
 });
+
+describe('a client that pipelines', () => {
+  it('gets the upstream\'s tools for a tools/list and a call sent before initialize was answered', async () => {
+    const argv = gatewayArgv([process.execPath, FAULTY], ['--config', config, '--store', join(dir, 'pipelined.sqlite')]);
+    const proc = spawn(argv[0] as string, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
+    procs.push(proc);
+    const answers: Record<string, unknown>[] = [];
+    let buffer = '';
+    proc.stdout.on('data', (b: Buffer) => {
+      buffer += b.toString();
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) !== -1) {
+        answers.push(JSON.parse(buffer.slice(0, nl)) as Record<string, unknown>);
+        buffer = buffer.slice(nl + 1);
+      }
+    });
+    proc.stdin.write([
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow', arguments: { ms: 1 } } },
+    ].map((m) => JSON.stringify(m)).join('\n') + '\n');
+    await eventually(() => [1, 2].every((id) => answers.some((a) => a['id'] === id)), 30_000);
+    const list = answers.find((a) => a['id'] === 1)?.['result'] as { tools: { name: string }[] };
+    expect(list.tools.map((t) => t.name)).toContain('echo');
+    expect(answers.find((a) => a['id'] === 2)?.['error']).toBeUndefined();
+  }, 60_000);
+});
