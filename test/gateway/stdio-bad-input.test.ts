@@ -23,9 +23,9 @@ afterAll(() => {
   for (const p of procs) p.kill('SIGKILL');
 });
 
-/** The gateway over raw stdio: send lines, read the answers by id (or all of them). */
-async function rawGateway(): Promise<{ send(line: string): void; answers: Record<string, unknown>[] }> {
-  const argv = gatewayArgv([process.execPath, FAULTY], ['--config', config, '--store', join(dir, `${procs.length}.sqlite`)]);
+/** The gateway over raw stdio, not yet initialized: send lines, read every answer. */
+function spawnRaw(store: string): { send(line: string): void; answers: Record<string, unknown>[] } {
+  const argv = gatewayArgv([process.execPath, FAULTY], ['--config', config, '--store', join(dir, store)]);
   const proc = spawn(argv[0] as string, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
   procs.push(proc);
   const answers: Record<string, unknown>[] = [];
@@ -38,11 +38,18 @@ async function rawGateway(): Promise<{ send(line: string): void; answers: Record
       buffer = buffer.slice(nl + 1);
     }
   });
-  const send = (line: string) => void proc.stdin.write(line + '\n');
-  send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
-  await eventually(() => answers.some((a) => a['id'] === 0), 30_000);
-  send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-  return { send, answers };
+  return { send: (line) => void proc.stdin.write(line + '\n'), answers };
+}
+
+const INIT = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+/** The gateway over raw stdio, initialized. */
+async function rawGateway(): Promise<{ send(line: string): void; answers: Record<string, unknown>[] }> {
+  const g = spawnRaw(`${procs.length}.sqlite`);
+  g.send(JSON.stringify(INIT));
+  await eventually(() => g.answers.some((a) => a['id'] === 0), 30_000);
+  g.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  return g;
 }
 
 const errorOf = (a: Record<string, unknown> | undefined) => a?.['error'] as { code: number; message: string; data?: Record<string, unknown> } | undefined;
@@ -79,28 +86,16 @@ describe('lines that are not good messages, over stdio', () => {
 
 describe('a client that pipelines', () => {
   it('gets the upstream\'s tools for a tools/list and a call sent before initialize was answered', async () => {
-    const argv = gatewayArgv([process.execPath, FAULTY], ['--config', config, '--store', join(dir, 'pipelined.sqlite')]);
-    const proc = spawn(argv[0] as string, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
-    procs.push(proc);
-    const answers: Record<string, unknown>[] = [];
-    let buffer = '';
-    proc.stdout.on('data', (b: Buffer) => {
-      buffer += b.toString();
-      let nl: number;
-      while ((nl = buffer.indexOf('\n')) !== -1) {
-        answers.push(JSON.parse(buffer.slice(0, nl)) as Record<string, unknown>);
-        buffer = buffer.slice(nl + 1);
-      }
-    });
-    proc.stdin.write([
-      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+    const g = spawnRaw('pipelined.sqlite');
+    g.send([
+      INIT,
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 1, method: 'tools/list' },
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow', arguments: { ms: 1 } } },
-    ].map((m) => JSON.stringify(m)).join('\n') + '\n');
-    await eventually(() => [1, 2].every((id) => answers.some((a) => a['id'] === id)), 30_000);
-    const list = answers.find((a) => a['id'] === 1)?.['result'] as { tools: { name: string }[] };
+    ].map((m) => JSON.stringify(m)).join('\n'));
+    await eventually(() => [1, 2].every((id) => g.answers.some((a) => a['id'] === id)), 30_000);
+    const list = g.answers.find((a) => a['id'] === 1)?.['result'] as { tools: { name: string }[] };
     expect(list.tools.map((t) => t.name)).toContain('echo');
-    expect(answers.find((a) => a['id'] === 2)?.['error']).toBeUndefined();
+    expect(g.answers.find((a) => a['id'] === 2)?.['error']).toBeUndefined();
   }, 60_000);
 });
