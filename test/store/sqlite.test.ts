@@ -137,7 +137,10 @@ describe('sqlite store on disk', () => {
 
   it('refuses a missing path and an unopenable file with stable codes', async () => {
     await expectCode(openSqliteStore({ path: '' }), STORE_ERROR_CODES.badOptions);
-    await expectCode(openSqliteStore({ path: join(dir, 'no', 'such', 'dir', 'x.db') }), STORE_ERROR_CODES.backend);
+    // A missing directory is created (openSqliteStore options below); a file in its way is not.
+    const aFile = join(dir, 'a-file');
+    writeFileSync(aFile, 'x');
+    await expectCode(openSqliteStore({ path: join(aFile, 'x.db') }), STORE_ERROR_CODES.backend);
   });
 
   it('fails with a stable code instead of hanging when another process holds the write lock', async () => {
