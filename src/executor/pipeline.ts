@@ -6,12 +6,11 @@
  * Every call gets exactly one envelope and one audit record, whatever happened.
  */
 import { failed, isTrcError, needsInput, type CallInput, type Envelope, type ErrorInfo, type Warning } from '../contract/index.js';
-import { applyStatePatch, argsDigest, idempotencyKey, settlePatch, type MemoryPolicy } from '../effects/index.js';
-import type { Store } from '../store/types.js';
+import { applyStatePatch, argsDigest, idempotencyKey, settlePatch } from '../effects/index.js';
 import { buildAuditEntry, newNotes, type AuditInput, reconciledCallRecord, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
 import { auditPartsByReference, hasLargeParts } from './audit-parts.js';
 import { markMasked, type RunAuthority } from '../trust/index.js';
-import { lateAuditEntry, type AuditSink } from './audit-sink.js';
+import { lateAuditEntry } from './audit-sink.js';
 import { callShapeProblem, invalidCallError, recordableCall } from './call-shape.js';
 import { classifyOutcome, failedEnvelope } from './classify.js';
 import type { Invoker, Outcome } from './invoker.js';
@@ -26,51 +25,12 @@ import { errorText, ledgerFailure, stepFailure } from './step-failures.js';
 import { endCallSpan, spanAttempt, startCallSpan } from './telemetry.js';
 import type { Principal, ToolCall } from './types.js';
 import { outcomeName, runWrite } from './write-path.js';
-import { holdLease, leaseFor, type HeldLease, type LeaseConfig } from './write-lease.js';
+import { holdLease, leaseFor, type HeldLease } from './write-lease.js';
 import type { LedgerEntry } from '../store/types.js';
 
-/** What the pipeline needs from its executor. */
-export interface PipelineDeps {
-  readonly store: Store;
-  readonly now: () => number;
-  readonly stages: Stages;
-  /** User stages may rewrite or mutate data in place, so their output is always re-digested. */
-  readonly customDataStages: boolean;
-  readonly maxAttempts: number;
-  readonly memoryPolicy?: MemoryPolicy | undefined;
-  readonly audit: AuditSink;
-  /** Leases on write entries (executors sharing one store); unset, entries carry no lease. */
-  readonly lease?: LeaseConfig | undefined;
-  /** Benchmark hook: called at the end of each segment of a call, with its name. */
-  readonly lap?: ((segment: PipelineSegment) => void) | undefined;
-}
+import type { PipelineDeps, RunOptions } from './pipeline-types.js';
 
-/** The segments of one call, in order, as the `lap` hook names them. */
-export type PipelineSegment = 'prepare' | 'args' | 'policy' | 'invoke' | 'classify' | 'visibility' | 'budget' | 'evidence' | 'trust' | 'present' | 'finalize' | 'audit-record' | 'audit-sink';
-
-
-/** Per-call options of {@link runPipeline}. */
-export interface RunOptions {
-  /** Cancels the call; a write already sent then ends `unknown`, never `failed`. */
-  readonly signal?: AbortSignal;
-  /** Where the call came in (gateway session, upstream, transport; framework): kept in the audit record. */
-  readonly edge?: Readonly<Record<string, unknown>>;
-  /** @internal callAll could not run this call (cancelled, dependency failed). */
-  readonly refused?: ErrorInfo;
-  /**
-   * The run (task, session) this call belongs to: its scope holds calls outside it, and its
-   * record of untrusted content holds writes and high-risk calls with tainted arguments until
-   * a human confirms them (`executor.startRun()`, docs/executor.md "Runs").
-   */
-  readonly run?: RunAuthority;
-  /** A confirmation token the user's side of the client gave for this exact call (edges). */
-  readonly confirmation?: string;
-  /**
-   * W3C trace context carriers (`{ traceparent, tracestate }`) of related work, recorded as
-   * links of the call's span (the gateway passes its MCP client's `_meta`).
-   */
-  readonly traceLinks?: readonly Record<string, unknown>[];
-}
+export type { PipelineDeps, PipelineSegment, RunOptions } from './pipeline-types.js';
 
 type Detail = {
   call: { tool_known: boolean; args_valid: boolean | null; args_findings: { pointer: string; message: string }[]; authorization: CallAuditDetail['call']['authorization']; authorization_reason: string | undefined };

@@ -10,8 +10,11 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll } from 'vitest';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
+import type { Envelope } from '../../src/contract/index.js';
+import { ENVELOPE_META_KEY } from '../../src/gateway/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = (name: string) => join(root, 'node_modules/@modelcontextprotocol', name, 'dist/index.js');
@@ -167,4 +170,19 @@ export async function pages(c: TestClient, method: string): Promise<Record<strin
     cursor = page['nextCursor'] as string | undefined;
   } while (cursor !== undefined);
   return out;
+}
+
+/** The envelope a gateway put under `_meta` of a tools/call result. */
+export const envelopeOf = (result: Record<string, unknown>): Envelope => (result['_meta'] as Record<string, unknown>)[ENVELOPE_META_KEY] as Envelope;
+
+/**
+ * Things a test file opens (clients, processes, servers), closed after all its tests.
+ * @example const open = closedAfterAll(); open.push(client);
+ */
+export function closedAfterAll(): { close(): Promise<void> }[] {
+  const open: { close(): Promise<void> }[] = [];
+  afterAll(async () => {
+    for (const o of open) await o.close().catch(() => undefined);
+  });
+  return open;
 }

@@ -9,10 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { Envelope } from '../../src/contract/index.js';
-import { ENVELOPE_META_KEY } from '../../src/gateway/index.js';
-import { connectStdio, eventually, gatewayArgv, tempDir, type TestClient } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { closedAfterAll, connectStdio, eventually, gatewayArgv, envelopeOf, tempDir, type TestClient } from './helpers.js';
 
 const FAULTY = fileURLToPath(new URL('./fixtures/faulty-server.mjs', import.meta.url));
 const dir = tempDir('trc-shutdown-');
@@ -21,12 +19,8 @@ writeFileSync(config, 'defaults:\n  effect: read\n');
 // `slow` declared a write: cancelled after it was sent, its outcome is unknown and the key says how to look it up.
 const writes = join(dir, 'writes.yaml');
 writeFileSync(writes, 'defaults:\n  effect: read\nupstreams:\n  - name: faulty\n    tools:\n      slow:\n        effect: write\n');
-const open: { close(): Promise<void> }[] = [];
-afterAll(async () => {
-  for (const o of open) await o.close().catch(() => undefined);
-});
+const open = closedAfterAll();
 
-const envelopeOf = (result: Record<string, unknown>) => (result['_meta'] as Record<string, unknown>)[ENVELOPE_META_KEY] as Envelope;
 
 describe('calls in flight when the gateway shuts down', () => {
   it('are answered over stdio before the gateway exits', async () => {

@@ -11,11 +11,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Envelope } from '../../src/contract/index.js';
-import { ENVELOPE_META_KEY } from '../../src/gateway/index.js';
-import { connectStdio, gatewayArgv, tempDir, type TestClient } from './helpers.js';
+import { closedAfterAll, connectStdio, gatewayArgv, envelopeOf, tempDir, type TestClient } from './helpers.js';
 
 /** A stateful Streamable HTTP MCP server with an `echo` tool, on `port` (0: any). */
 async function upstream(port: number): Promise<{ port: number; close(): Promise<void> }> {
@@ -49,11 +47,7 @@ async function upstream(port: number): Promise<{ port: number; close(): Promise<
 }
 
 const dir = tempDir('trc-url-restart-');
-const open: { close(): Promise<void> }[] = [];
-afterAll(async () => {
-  for (const o of open) await o.close().catch(() => undefined);
-});
-const envelopeOf = (result: Record<string, unknown>) => (result['_meta'] as Record<string, unknown>)[ENVELOPE_META_KEY] as Envelope;
+const open = closedAfterAll();
 
 describe('a URL upstream that restarts', () => {
   it('gets a new session on the next call, and a call while it is down is refused as not sent', async () => {
