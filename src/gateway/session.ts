@@ -39,6 +39,7 @@ import { track, type GatewayOptions, type SessionState } from './session-state.j
 import { connectAll, refreshToolRoutes, reviveUpstreams, vetListed } from './session-upstreams.js';
 import { CALL_SCOPED_NOTIFICATIONS, relatedRequestOf, type RequestId } from './related-requests.js';
 import { callTool, recordRefusedCall, toolRulesOf } from './tool-call.js';
+import { refuseBadCallParams } from './call-params-check.js';
 import { startTask, taskHandlers, TASKS_CAPABILITY } from './tasks.js';
 import { readGatewayResource, RESOURCE_NOT_FOUND } from './stored-resource-read.js';
 import { RESOURCE_URI_PREFIX, flushAudit, vetInstructions, type ToolRules } from '../executor/index.js';
@@ -298,6 +299,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
   };
   server.onclose = () => void shutdown();
   await server.connect(transport);
+  refuseBadCallParams(transport);
 
   return {
     principal: state.principal,
