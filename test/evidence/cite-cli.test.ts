@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { fixturePath } from './helpers/fixtures.js';
@@ -78,5 +81,20 @@ describe('trc cite', () => {
     for (const word of ['unknown_id', 'uncited', 'overreach', 'unsupported', 'stale', 'supported', '[ev_001, ev_002]', 'Exit codes', '--allow-stale']) {
       expect(r.stdout).toContain(word);
     }
+  });
+
+  it('reads one pretty-printed envelope as the results', async () => {
+    const lines = readFileSync(results, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const one = JSON.parse(lines.find((l) => l.includes('ord_1001')) as string) as unknown;
+    const file = join(mkdtempSync(join(tmpdir(), 'trc-cite-')), 'one.json');
+    writeFileSync(file, JSON.stringify(one, null, 2));
+    const r = await runCli(['cite', '--results', file, '--answer', '-'], { input: '订单 ord_1001 已发货 [ev_001]。' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('✓ supported');
+    const bad = join(mkdtempSync(join(tmpdir(), 'trc-cite-')), 'bad.json');
+    writeFileSync(bad, JSON.stringify({ ...(one as object), status: 'done' }, null, 2));
+    const refused = await runCli(['cite', '--results', bad, '--answer', '-'], { input: 'x' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/bad\.json: not a valid envelope: \/status/);
   });
 });

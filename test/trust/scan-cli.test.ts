@@ -69,6 +69,14 @@ describe('trc scan', () => {
     expect((await runCli(['scan', '--jsonl', '--by', 'form'])).code).toBe(2);
   });
 
+  it('refuses --text-field without --jsonl instead of ignoring it', async () => {
+    const r = await runCli(['scan', '--text-field', 'body'], { input: 'plain text' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--text-field needs --jsonl');
+    const rows = await runCli(['scan', '--jsonl', '--text-field', 'body'], { input: '{"body":"fine"}\n' });
+    expect(rows.code).toBe(0);
+  });
+
   it('reports an unreadable file with exit code 2', async () => {
     const r = await runCli(['scan', fileURLToPath(new URL('./fixtures/no-such-file.txt', import.meta.url))]);
     expect(r.code).toBe(2);

@@ -40,8 +40,8 @@ match 2026-08-31T10:20:00Z, "1,000" matches 1000, "17 件" matches 17; "18:20 UT
 match 10:20Z. Sentences with no marker and nothing checkable are listed as remarks.
 
 Options:
-  --results FILE              tool result envelopes: JSONL (one per line) or one JSON array;
-                              "-" reads stdin (UTF-8, up to ${formatBytes(MAX_JSON_BYTES)})
+  --results FILE              tool result envelopes: JSONL (one per line), one JSON array or
+                              one envelope; "-" reads stdin (UTF-8, up to ${formatBytes(MAX_JSON_BYTES)})
   --answer FILE               the answer text (UTF-8, or UTF-16 with a byte order mark; up
                               to ${formatBytes(MAX_ANSWER_BYTES)}); "-" reads stdin
   --json                      print the full report as one JSON object
@@ -109,8 +109,13 @@ function exactValue(value: unknown, text: string): { value: unknown; inexact: In
 function parseResults(text: string, name: string): { envelopes: Envelope[]; warnings: string[] } {
   const trimmed = text.trim();
   const docs: { line: number; value: unknown; inexact: InexactNumber[] }[] = [];
-  const whole = trimmed.startsWith('[') ? parseJson(trimmed) : null;
-  if (whole !== null && whole.ok && Array.isArray(whole.value)) {
+  // A JSON array of envelopes, or one envelope (pretty-printed, as `trc validate` and editors
+  // write it); otherwise JSON Lines.
+  const whole = trimmed.startsWith('[') || trimmed.startsWith('{') ? parseJson(trimmed) : null;
+  const single = whole !== null && whole.ok && !Array.isArray(whole.value) && trimmed.includes('\n');
+  if (single) {
+    docs.push({ line: 1, ...exactValue(whole.value, trimmed) });
+  } else if (whole !== null && whole.ok && Array.isArray(whole.value)) {
     const exact = exactValue(whole.value, trimmed);
     (exact.value as unknown[]).forEach((value, i) => {
       const own = exact.inexact.filter((f) => f.pointer.startsWith(`/${i}/`)).map((f) => ({ ...f, pointer: f.pointer.slice(`/${i}`.length) }));
@@ -128,7 +133,7 @@ function parseResults(text: string, name: string): { envelopes: Envelope[]; warn
   const envelopes: Envelope[] = [];
   const warnings: string[] = [];
   for (const { line, value, inexact } of docs) {
-    const where = whole !== null && whole.ok ? `${name}[${line}]` : `${name}:${line}`;
+    const where = single ? name : whole !== null && whole.ok && Array.isArray(whole.value) ? `${name}[${line}]` : `${name}:${line}`;
     const r = validateKeptDigits(value, inexact);
     const schema = r.findings.filter((f) => f.rule === 'SCHEMA');
     if (schema.length > 0) {

@@ -156,7 +156,7 @@ export const command: Command = {
           jsonl: { type: 'boolean', default: false },
           summary: { type: 'boolean', default: false },
           by: { type: 'string' },
-          'text-field': { type: 'string', default: 'text' },
+          'text-field': { type: 'string' },
           ignore: { type: 'string', multiple: true },
           'list-rules': { type: 'boolean', default: false },
         },
@@ -173,6 +173,7 @@ export const command: Command = {
     const newScan: Scanner = () => new WindowedScan((t) => detectInstructions(t, { ignoreRules }));
     if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}`);
     if (values.by !== undefined && !values.jsonl) throw new UsageError('--by needs --jsonl (it groups by a JSONL field)');
+    if (values['text-field'] !== undefined && !values.jsonl) throw new UsageError('--text-field needs --jsonl (it names the JSONL field that holds the text)');
     if (values.by !== undefined && !values.summary) throw new UsageError('--by only applies to --summary');
     const total: Counts = { inputs: 0, flagged: 0, families: {} };
     const groups = new Map<string, Counts>();
@@ -189,7 +190,7 @@ export const command: Command = {
         for await (const { bytes: raw, number: line } of readLines(input.chunks, MAX_JSON_BYTES, source)) {
           const bytes = line === 1 ? skipUtf8Bom(raw, source) : raw;
           if (bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0d)) continue;
-          const r = readRow(bytes, values['text-field'], echoed);
+          const r = readRow(bytes, values['text-field'] ?? 'text', echoed);
           if (!r.ok) {
             badLines++;
             println(io.stdout, JSON.stringify({ line, error: { code: r.code, message: r.message } }));
