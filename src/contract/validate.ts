@@ -35,15 +35,16 @@ const checks: Readonly<Record<Profile, SchemaCheck>> = { full: full as SchemaChe
 export function validate(envelope: unknown, options: { profile?: Profile; checkDigest?: boolean } = {}): ValidationResult {
   const profile = options.profile ?? 'full';
   const check = checks[profile];
-  // Filling in a default needs a writable object; a frozen one is checked as a copy.
-  if (typeof envelope === 'object' && envelope !== null && !Array.isArray(envelope) && !Object.isExtensible(envelope)) {
-    envelope = { ...envelope };
-  }
   let schemaOk: boolean;
   try {
+    // Filling in a default needs a writable object; a frozen one is checked as a copy. (Inside the
+    // try: a revoked Proxy throws on any look, this one included.)
+    if (typeof envelope === 'object' && envelope !== null && !Array.isArray(envelope) && !Object.isExtensible(envelope)) {
+      envelope = { ...envelope };
+    }
     schemaOk = check(envelope);
   } catch (cause) {
-    // Ajv recurses; only pathological input gets here. Report it instead of throwing.
+    // Ajv recurses, and a Proxy may throw: only pathological input gets here. Report it instead of throwing.
     return {
       valid: false,
       findings: [{ rule: RULES.SCHEMA, pointer: '', message: `schema check failed: ${String(cause)}`, severity: 'error' }],

@@ -46,6 +46,14 @@ describe('form leniency', () => {
     expect('warnings' in env).toBe(false);
   });
 
+  it('reports a value it cannot even look at (a revoked Proxy) as a finding, never a throw', () => {
+    const { proxy, revoke } = Proxy.revocable(load(DIR, 'no-warnings.json'), {});
+    revoke();
+    const r = validate(proxy);
+    expect(r.valid).toBe(false);
+    expect(r.findings[0]).toMatchObject({ rule: 'SCHEMA', pointer: '' });
+  });
+
   it('is what the published JSON Schema says to any other reader', () => {
     const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
     const ajv = addFormats(new Ajv2020({ strict: true, allErrors: true }));
