@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { CallToolResultSchema, type CallToolResult as SdkCallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult as SpecCallToolResult } from '@modelcontextprotocol/sdk/spec.types.js';
-import { failed, partial, succeeded } from '../../src/contract/index.js';
+import { accepted, failed, needsInput, partial, succeeded } from '../../src/contract/index.js';
 import { ENVELOPE_META_KEY, toMcpResult } from '../../src/adapters/mcp/index.js';
 import { isTrcError } from '../../src/contract/index.js';
 
@@ -66,6 +66,19 @@ describe('toMcpResult', () => {
       thrown = e;
     }
     expect(isTrcError(thrown, 'MCP_STRUCTURED_NOT_OBJECT')).toBe(true);
+  });
+
+  it('sends a held or accepted result of a tool with an output schema as an error result, without structured content', () => {
+    const held = needsInput({ call, code: 'CONFIRMATION_REQUIRED', message: 'confirm the transfer', category: 'authorization' });
+    const job = accepted({ call, data: { job_id: 'job_7' } });
+    for (const env of [held, job]) {
+      const r = toMcpResult(env, { structured: 'always' });
+      expect(r.isError).toBe(true);
+      expect(r.structuredContent).toBeUndefined();
+      expect((r._meta?.[ENVELOPE_META_KEY] as { status: string }).status).toBe(env.status);
+      // Without an output schema nothing changes: not an error.
+      expect(toMcpResult(env).isError).toBeUndefined();
+    }
   });
 
   it('uses a _meta key that follows the MCP naming rules and no reserved prefix', () => {

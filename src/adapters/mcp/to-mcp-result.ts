@@ -25,7 +25,9 @@ export interface ToMcpOptions {
    * structured content that validates against it). With `always`, a failure carries no
    * `structuredContent`, because deployed v1 SDK clients validate error results against the
    * output schema too and would reject the call; the error payload stays in the text and in
-   * `_meta`. `never` leaves it out.
+   * `_meta`. For the same reason, with `always` a `needs_input` or `accepted` result, which has
+   * no data to send, is marked `isError` (its envelope under `_meta` says what it is). `never`
+   * leaves it out.
    *
    * For a result from an MCP server, structured content is sent only when the server sent it,
    * never for an error (`auto`: the model's view of the data; `always`: the data); with
@@ -49,7 +51,9 @@ export function toMcpResult(env: Envelope, options: ToMcpOptions = {}): CallTool
   const mode = options.structured ?? 'auto';
   const upstream = upstreamBlocks(env);
   if (upstream !== null) return fromUpstream(env, upstream, mode, options.includeEnvelope !== false);
-  const isError = isErrorStatus(env);
+  // With an output schema a result without valid structured content must be an error result,
+  // or a client rejects it: a held call (needs_input) or an accepted job has no data to send.
+  const isError = isErrorStatus(env) || (mode === 'always' && env.status !== 'succeeded' && env.status !== 'partial');
   const content: ContentBlock[] = [{ type: 'text', text: renderModelText(env) }];
   for (const link of resourceLinks(env, new Set())) content.push(link);
   const result: CallToolResult = { content };
