@@ -196,26 +196,26 @@ export async function serveHttp(options: GatewayOptions, listen: HttpListen): Pr
     if (known !== undefined) {
       track(known, res);
       if (identity === null || req.method !== 'POST') return known.transport.handleRequest(req, res);
-      const parsed = await readJson(req);
-      if (parsed === undefined) return rpcError(res, 400, 'Parse error: the body is not JSON (or larger than 4 MiB)', -32700);
-      const denied = await scopeRefusal(door, identity, parsed, async () => known.session);
+      const read = await readJson(req);
+      if ('refused' in read) return bodyRefusal(res, read);
+      const denied = await scopeRefusal(door, identity, read.value, async () => known.session);
       if (denied !== null) return refusal(res, denied);
-      return known.transport.handleRequest(req, res, parsed);
+      return known.transport.handleRequest(req, res, read.value);
     }
     if (typeof sid === 'string') return rpcError(res, 404, 'Session not found');
     if (req.method !== 'POST') return rpcError(res, 400, 'Bad Request: no valid session id');
-    const body = await readJson(req);
+    const read = await readJson(req);
+    if ('refused' in read) return bodyRefusal(res, read);
+    const body = read.value;
     // No session id: a 2026-07-28 request (stateless, its own envelope) or a 2025 initialize.
-    if (body !== undefined) {
-      const webRequest = toWebRequest(req, req.socket.localPort ?? listen.port);
-      if (await isModernRequest(webRequest, body)) {
-        // Stateless: the principal comes from this request's token, every time.
-        const denied = identity === null ? null : await scopeRefusal(door, identity, body, () => modern.session(identity.principal));
-        if (denied !== null) return refusal(res, denied);
-        return sendWebResponse(res, await modern.fetch(webRequest, body, identity?.principal));
-      }
+    const webRequest = toWebRequest(req, req.socket.localPort ?? listen.port);
+    if (await isModernRequest(webRequest, body)) {
+      // Stateless: the principal comes from this request's token, every time.
+      const denied = identity === null ? null : await scopeRefusal(door, identity, body, () => modern.session(identity.principal));
+      if (denied !== null) return refusal(res, denied);
+      return sendWebResponse(res, await modern.fetch(webRequest, body, identity?.principal));
     }
-    if (body === undefined || !isInitializeRequest(body)) return rpcError(res, 400, 'Bad Request: no valid session id');
+    if (!isInitializeRequest(body)) return rpcError(res, 400, 'Bad Request: no valid session id');
     if (entries.size >= maxSessions) return rpcError(res, 503, `Service Unavailable: ${maxSessions} sessions are open (each runs its own upstream processes); close one or raise --max-sessions`);
     const id = listen.sessionIdPrefix === undefined ? randomUUID() : `${listen.sessionIdPrefix}.${randomUUID()}`;
     // Each session keeps its recent SSE events, so a client whose stream broke resumes it (Last-Event-ID).
@@ -314,17 +314,42 @@ async function scopeRefusal(door: ResourceServer | null, identity: Identity, bod
   return null;
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY) return undefined;
-    chunks.push(chunk);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
+/** A request body read as JSON: its value, or why not. */
+type BodyRead = { readonly value: unknown } | { readonly refused: 'too_large' | 'not_json' };
+
+function readJson(req: IncomingMessage): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size <= MAX_BODY) {
+        chunks.push(chunk);
+        return;
+      }
+      // Answered now; the rest is read and dropped (not destroyed), so a client still sending
+      // gets the answer rather than a reset connection.
+      over = true;
+      chunks.length = 0;
+      resolve({ refused: 'too_large' });
+    });
+    req.on('end', () => {
+      if (over) return;
+      try {
+        resolve({ value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown });
+      } catch {
+        resolve({ refused: 'not_json' });
+      }
+    });
+    // A connection that broke mid-body: nobody reads the answer, any refusal will do.
+    req.on('error', () => resolve({ refused: 'not_json' }));
+  });
+}
+
+/** Answer a body that could not be read: 413 as the SDK's transport does, or a parse error. */
+function bodyRefusal(res: ServerResponse, read: { readonly refused: 'too_large' | 'not_json' }): void {
+  if (read.refused === 'too_large') rpcError(res, 413, `Payload Too Large: a request body may hold up to ${MAX_BODY} bytes (4 MiB)`, -32000);
+  else rpcError(res, 400, 'Parse error: the body is not JSON', -32700);
 }

@@ -6,7 +6,7 @@
  * schema, description and approval settings are untouched.
  */
 import { asSchema, jsonSchema, type Tool, type ToolExecutionOptions } from 'ai';
-import type { Envelope } from '../../contract/index.js';
+import { TrcError, type Envelope } from '../../contract/index.js';
 import { FOLLOW_TOOL_NAME } from '../../executor/index.js';
 import { assertRenderable, followParts, frameworkInvoker, frameworkRules, isErrorStatus, modelView, runFrameworkCall, withInputSchema, type WrapperOptions } from '../shared/index.js';
 
@@ -60,14 +60,23 @@ export type EnvelopeToolSet<T extends Record<string, Tool>> = {
 };
 
 /**
- * Wrap every tool of a tool set (tools without `execute` are left as they are).
- * @example await generateText({ model, tools: envelopeTools({ order_get, refund_create }), prompt })
+ * Wrap every tool of a tool set (tools without `execute` are left as they are). `options` apply
+ * to every tool; `perTool` adds or overrides options for some of them by name — a write, a
+ * high-risk tool, its own budget. A framework tool is a low-risk read unless told otherwise, so
+ * a tool that changes the world needs its `operation` here.
+ * @example envelopeTools({ read_mail, send_money }, { executor, run }, { send_money: { operation: 'transfer', risk: 'high' } })
  */
-export function envelopeTools<T extends Record<string, Tool>>(tools: T, options: EnvelopeToolOptions = {}): EnvelopeToolSet<T> {
+export function envelopeTools<T extends Record<string, Tool>>(tools: T, options: EnvelopeToolOptions = {}, perTool: { readonly [K in keyof T]?: EnvelopeToolOptions } = {}): EnvelopeToolSet<T> {
+  // A misspelt name would silently leave a write undeclared.
+  const unknownNames = Object.keys(perTool).filter((name) => !Object.hasOwn(tools, name));
+  if (unknownNames.length > 0) {
+    throw new TrcError('TOOL_DEFINITION_INVALID', `envelopeTools: perTool names no tool of the set: ${unknownNames.join(', ')}`, { data: { pointer: `/${unknownNames[0] as string}`, unknown: unknownNames } });
+  }
   const out: Record<string, Tool> = {};
   for (const name of Object.keys(tools)) {
     const t = tools[name] as Tool;
-    out[name] = t.execute === undefined ? t : envelopeTool(name, t, options);
+    const own = perTool[name as keyof T];
+    out[name] = t.execute === undefined ? t : envelopeTool(name, t, own === undefined ? options : { ...options, ...own });
   }
   return out as EnvelopeToolSet<T>;
 }

@@ -138,8 +138,8 @@ non-loopback --host needs one of two ways to authenticate:
 Many instances on one PostgreSQL store (docs/deploy.md): TRC_INSTANCE_ID names this
 instance in write leases (stable per instance slot: a restarted instance then recovers its
 predecessor's in-flight writes at once) and prefixes its MCP session ids (letters, digits,
--, _: "<id>.<uuid>", for session routing), TRC_LEASE_MS sets the lease length (default
-10000). GET /healthz answers while the process runs, GET /readyz when the store answers.
+-, _: "<id>.<uuid>", for session routing), TRC_LEASE_MS fixes the lease length for every
+write (default: per write, twice its timeout_ms plus 1 s, between 3000 and 10000 ms). GET /healthz answers while the process runs, GET /readyz when the store answers.
 
 Over stdio, one message (one line) from the client may hold up to ${formatBytes(MAX_STDIO_MESSAGE_BYTES)};
 a longer line ends the session with exit code 2.
