@@ -390,28 +390,33 @@ export const EnvelopeSchema = Type.Object(
 
 /**
  * The minimal profile (S11): the fields a tool must produce before it can produce the full
- * envelope. Looser on purpose — no call block, no version, and open to extra fields.
+ * envelope. Looser on purpose — no call block, no version, and open to extra fields;
+ * completeness and provenance only where the full profile requires them (data to describe).
  */
 export const MinimalEnvelopeSchema = Type.Object(
   {
     status: StatusSchema,
     data: Type.Unknown(),
     error: Type.Optional(Nullable(ErrorSchema)),
-    completeness: Type.Object(
-      {
-        state: literalUnion(COMPLETENESS_STATES, 'complete | truncated | partial | unknown'),
-        next: Nullable(CursorSchema),
-      },
-      { additionalProperties: true },
+    completeness: Type.Optional(
+      Type.Object(
+        {
+          state: literalUnion(COMPLETENESS_STATES, 'complete | truncated | partial | unknown'),
+          next: Nullable(CursorSchema),
+        },
+        { additionalProperties: true },
+      ),
     ),
-    provenance: Type.Object(
-      {
-        source_type: NonEmpty,
-        source_id: NonEmpty,
-        observed_at: Nullable(Timestamp),
-        retrieved_at: Timestamp,
-      },
-      { additionalProperties: true },
+    provenance: Type.Optional(
+      Type.Object(
+        {
+          source_type: NonEmpty,
+          source_id: NonEmpty,
+          observed_at: Nullable(Timestamp),
+          retrieved_at: Timestamp,
+        },
+        { additionalProperties: true },
+      ),
     ),
     evidence: NoneIfAbsent(EvidenceSchema, 'absent means none'),
     untrusted_content: NoneIfAbsent(
@@ -428,5 +433,8 @@ export const MinimalEnvelopeSchema = Type.Object(
     $id: 'https://tool-result-contract.dev/schema/agent.tool.result.minimal.v1.json',
     title: 'agent.tool.result.v1 (minimal profile)',
     additionalProperties: true,
+    // As in the full profile (S5, S6): a result with data says how complete it is and where it
+    // came from; a failure, a held call or an unknown outcome need not.
+    allOf: [{ if: { properties: { status: { enum: ['succeeded', 'partial'] } } }, then: { properties: { completeness: true, provenance: true }, required: ['completeness', 'provenance'] } }],
   },
 );

@@ -73,6 +73,8 @@ export function isEnvelope(value: unknown): value is Envelope {
 function schemaFindings(errors: readonly ErrorObject[]): Finding[] {
   const byPointer = new Map<string, ErrorObject[]>();
   for (const e of errors) {
+    // An `if`/`then` failure is also reported as the `then` branch's own errors: keep those.
+    if (e.keyword === 'if') continue;
     let pointer = e.instancePath;
     if (e.keyword === 'required') pointer += '/' + escapePointerToken(String(e.params['missingProperty']));
     if (e.keyword === 'additionalProperties') pointer += '/' + escapePointerToken(String(e.params['additionalProperty']));
