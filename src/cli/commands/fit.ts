@@ -37,7 +37,9 @@ A top-level array is streamed element by element, so files far larger than memor
 so is JSON Lines (one value per line, taken as a list): with --jsonl, or a FILE ending in
 .jsonl or .ndjson. Blank lines are skipped, however long. What is held whole — one element,
 one line, or an input that is not a top-level array — may have up to ${formatBytes(MAX_HELD_BYTES)}.
-Nothing is stored when the input already fits or is not valid JSON.
+Nothing is stored when the input already fits or is not valid JSON. The store is opened
+first all the same (the input is spooled to it as it arrives, and dropped if it fits), so the
+SQLite driver (better-sqlite3) must be installed.
 
 The input must be UTF-8 (a byte order mark is skipped, and not stored); UTF-16 is refused.
 A number a double cannot hold (1e400, 12345678901234567890123) is never changed: the fitted
