@@ -4,8 +4,7 @@
  * the first elements the budget can use are kept (parsed); the rest are only validated and
  * scanned for counts and column statistics, never turned into objects.
  */
-import { isUtf8 } from 'node:buffer';
-import { NUMBER_KEPT_AS_TEXT, TrcError, describeInexact, findInexactNumbers, keepExactDigits, type Envelope, type InexactNumber, type Warning } from '../contract/index.js';
+import { NUMBER_KEPT_AS_TEXT, TrcError, describeInexact, firstInvalidUtf8, findInexactNumbers, keepExactDigits, type Envelope, type InexactNumber, type Warning } from '../contract/index.js';
 import type { ResourceWriter } from '../store/types.js';
 import { resolveBudget, type Budget } from './budget.js';
 import type { FitContext } from './context.js';
@@ -51,7 +50,8 @@ const text = (bytes: Uint8Array, from: number, to: number): string =>
  * Numbers a double cannot hold keep their exact digits as strings and are passed to `inexact`.
  */
 function parseAt(bytes: Uint8Array, from: number, to: number, where: () => SourcePosition, inexact?: (found: InexactNumber[]) => void): unknown {
-  if (!isUtf8(bytes.subarray(from, to))) notJson('invalid UTF-8', where());
+  const bad = firstInvalidUtf8(bytes.subarray(from, to));
+  if (bad !== -1) notJson(`invalid UTF-8: byte 0x${(bytes[from + bad] as number).toString(16).padStart(2, '0')} starts no valid character`, advance(where(), text(bytes, from, from + bad), bad));
   const source = text(bytes, from, to);
   try {
     const value: unknown = JSON.parse(source);
@@ -71,6 +71,15 @@ function parseAt(bytes: Uint8Array, from: number, to: number, where: () => Sourc
       ...(sameLine && at.columnUnit !== undefined ? { columnUnit: at.columnUnit } : {}),
     });
   }
+}
+
+/** The position `before` (valid text of `bytes` bytes) further on from `at`. */
+function advance(at: SourcePosition, before: string, bytes: number): SourcePosition {
+  const nl = before.lastIndexOf('\n');
+  if (nl === -1) return { ...at, offset: at.offset + bytes, column: at.column + (at.columnUnit === 'byte' ? bytes : [...before].length) };
+  let lines = 0;
+  for (let i = before.indexOf('\n'); i !== -1; i = before.indexOf('\n', i + 1)) lines++;
+  return { offset: at.offset + bytes, line: at.line + lines, column: [...before.slice(nl + 1)].length + 1 };
 }
 
 /** Warnings listed one by one before the rest are counted in one more. */

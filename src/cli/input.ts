@@ -2,10 +2,12 @@
  * How every command reads its input: files and stdin with one wording for what goes wrong,
  * a size limit on what must be held in memory, and one rule for byte order marks.
  */
-import { isUtf8 } from 'node:buffer';
 import { open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CliIO } from './io.js';
+import { firstInvalidUtf8 } from '../contract/index.js';
+
+export { firstInvalidUtf8 };
 
 /**
  * The most the text readers (`trc validate`, `trc scan --jsonl`, `trc cite`) hold of one JSON
@@ -123,25 +125,6 @@ export function skipUtf8Bom<T extends Uint8Array>(bytes: T, source: string): T {
   return bom === 'utf-8' ? (bytes.subarray(3) as T) : bytes;
 }
 
-/**
- * Where `bytes` stop being UTF-8: the offset of the first byte of the first bad sequence, or
- * -1 when all of it is UTF-8.
- */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
-  if (isUtf8(bytes)) return -1;
-  for (let i = 0; i < bytes.length; ) {
-    const c = bytes[i] as number;
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    const length = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-    // isUtf8 on the one sequence also rules out overlong forms and surrogates.
-    if (length === 0 || i + length > bytes.length || !isUtf8(bytes.subarray(i, i + length))) return i;
-    i += length;
-  }
-  return -1;
-}
 
 /**
  * Read all of `chunks` into one buffer, refusing more than `limit` bytes (it stops reading

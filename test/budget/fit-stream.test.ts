@@ -145,6 +145,13 @@ describe('fitStream', () => {
     const err = await fitStream(chunked(bytes, [9]), {}, {}).catch((e: unknown) => e);
     expect(isTrcError(err, 'INPUT_NOT_JSON')).toBe(true);
     expect((err as Error).message).toContain('UTF-8');
+    expect((err as { data: unknown }).data).toMatchObject({ line: 1, column: 9, offset: 8 });
+  });
+
+  it('names the line and column of the bad byte on a later line of an element', async () => {
+    const bytes = Buffer.concat([Buffer.from('[{"a":\n  "é'), Buffer.from([0xff]), Buffer.from('"}]')]);
+    const err = await fitStream(chunked(bytes, [4]), {}, {}).catch((e: unknown) => e);
+    expect((err as { data: unknown }).data).toMatchObject({ line: 2, column: 5, offset: 12 });
   });
 });
 
@@ -225,13 +232,15 @@ describe('fitStream statistics of omitted elements (scanned, not parsed)', () =>
     expect(exact(await fitStream(chunked(bytes, [1000, 50_000, 50_001]), budget, ctx))).toBe(exact(whole));
   });
 
-  it('refuses invalid UTF-8 in an omitted element, naming where that element starts', async () => {
+  it('refuses invalid UTF-8 in an omitted element, naming the offending byte', async () => {
     const bytes = Buffer.concat([Buffer.from('[1,\n 2, "ok", "'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"]')]);
     for (const cut of [0, 10, 16]) {
       const err = await fitStream(chunked(bytes, [cut]), { maxItems: 1 }, {}).catch((e: unknown) => e);
       expect(isTrcError(err, 'INPUT_NOT_JSON')).toBe(true);
       expect((err as Error).message).toContain('UTF-8');
-      expect((err as { data: unknown }).data).toMatchObject({ line: 2, column: 11, offset: 14 });
+      // The element starts at column 11 (offset 14); its bad byte follows the quote.
+      expect((err as { data: unknown }).data).toMatchObject({ line: 2, column: 12, offset: 15 });
+      expect((err as Error).message).toContain('byte 0xed');
     }
   });
 });
