@@ -11,7 +11,8 @@
  * `1e-400` and `3.14159265358979323846` are not.
  */
 import { RULES, type Finding } from './findings.js';
-import { escapePointerToken, parsePointer } from './pointer.js';
+import { keyOf, pointerOf, walkJsonText } from './json-text-walk.js';
+import { parsePointer } from './pointer.js';
 
 /** A number in JSON text that `JSON.parse` would read as another number. */
 export interface InexactNumber {
@@ -63,46 +64,6 @@ export function isExactNumber(text: string): boolean {
   return a.negative === b.negative && a.digits === b.digits && a.point === b.point;
 }
 
-/** One open container on the scanner's path. */
-interface Frame {
-  readonly array: boolean;
-  /** Index of the current element (array), or the current key's quotes (object). */
-  index: number;
-  keyStart: number;
-  keyEnd: number;
-  /** The current key, decoded (only when needed). */
-  key?: string;
-  /**
-   * Found numbers under each key of this object: a later member with the same key replaces
-   * the earlier one in `JSON.parse`, and so drops what was found under it.
-   */
-  found?: Map<string, number[]>;
-}
-
-const isNumberChar = (c: number) => (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
-const isBlank = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-
-/** Offset just past the string whose opening quote is at `i`. */
-function skipString(text: string, i: number): number {
-  for (let j = text.indexOf('"', i + 1); j !== -1; j = text.indexOf('"', j + 1)) {
-    let slashes = 0;
-    for (let k = j - 1; text.charCodeAt(k) === 0x5c; k--) slashes++;
-    if (slashes % 2 === 0) return j + 1;
-  }
-  return text.length;
-}
-
-function keyOf(text: string, f: Frame): string {
-  f.key ??= JSON.parse(text.slice(f.keyStart, f.keyEnd)) as string;
-  return f.key;
-}
-
-function pointerOf(text: string, path: readonly Frame[]): string {
-  let out = '';
-  for (const f of path) out += '/' + (f.array ? String(f.index) : escapePointerToken(keyOf(text, f)));
-  return out;
-}
-
 /**
  * Every number in `text` that a double cannot hold, with its pointer, in document order. `text`
  * must be valid JSON (call it after `JSON.parse` succeeded); a member shadowed by a later
@@ -113,62 +74,29 @@ function pointerOf(text: string, path: readonly Frame[]): string {
 export function findInexactNumbers(text: string): InexactNumber[] {
   if (!CANDIDATE.test(text)) return [];
   const found: (InexactNumber | null)[] = [];
-  const path: Frame[] = [];
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      const end = skipString(text, i);
-      const top = path[path.length - 1];
-      // In an object, a string followed by ':' is the key of the next member.
-      let j = end;
-      while (j < n && isBlank(text.charCodeAt(j))) j++;
-      if (top !== undefined && !top.array && text.charCodeAt(j) === 0x3a) {
-        top.keyStart = i;
-        top.keyEnd = end;
-        delete top.key;
-        const shadowed = top.found === undefined ? undefined : top.found.get(keyOf(text, top));
-        if (shadowed !== undefined) {
-          for (const k of shadowed) found[k] = null;
-          top.found?.delete(keyOf(text, top));
-        }
+  walkJsonText(text, {
+    member(_path, top) {
+      // A later member with the same name replaces the earlier one in JSON.parse, and so drops
+      // what was found under it.
+      const shadowed = top.found?.get(keyOf(text, top));
+      if (shadowed === undefined) return;
+      for (const k of shadowed) found[k] = null;
+      top.found?.delete(keyOf(text, top));
+    },
+    number(path, start, end) {
+      // Only a token with an exponent or more than 15 characters can be inexact.
+      const token = text.slice(start, end);
+      if (!(end - start > 15 || /[eE]/.test(token)) || isExactNumber(token)) return;
+      const index = found.length;
+      found.push({ pointer: pointerOf(text, path), text: token, read: Number(token) });
+      for (const f of path) {
+        if (f.array) continue;
+        f.found ??= new Map();
+        const key = keyOf(text, f);
+        f.found.set(key, [...(f.found.get(key) ?? []), index]);
       }
-      i = end;
-    } else if (c === 0x7b || c === 0x5b) {
-      path.push({ array: c === 0x5b, index: 0, keyStart: 0, keyEnd: 0 });
-      i++;
-    } else if (c === 0x7d || c === 0x5d) {
-      path.pop();
-      i++;
-    } else if (c === 0x2c) {
-      const top = path[path.length - 1];
-      if (top?.array === true) top.index++;
-      i++;
-    } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
-      let j = i + 1;
-      let long = false;
-      while (j < n && isNumberChar(text.charCodeAt(j))) {
-        const d = text.charCodeAt(j);
-        if (d === 0x65 || d === 0x45) long = true;
-        j++;
-      }
-      const token = text.slice(i, j);
-      if ((long || j - i > 15) && !isExactNumber(token)) {
-        const index = found.length;
-        found.push({ pointer: pointerOf(text, path), text: token, read: Number(token) });
-        for (const f of path) {
-          if (f.array) continue;
-          f.found ??= new Map();
-          const key = keyOf(text, f);
-          f.found.set(key, [...(f.found.get(key) ?? []), index]);
-        }
-      }
-      i = j;
-    } else {
-      i++;
-    }
-  }
+    },
+  });
   return found.filter((f): f is InexactNumber => f !== null);
 }
 

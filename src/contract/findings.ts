@@ -35,6 +35,8 @@ export const RULES = {
   T1_DUPLICATE_CONTENT_ID: 'T1.duplicate-content-id',
   /** Found by the readers of JSON text (`trc validate`, `trc cite`), not by `validate()`. */
   JSON_NUMBER_NOT_EXACT: 'JSON.number-not-exact',
+  /** Found by the readers of JSON text, like the one above: a member name repeated in one object. */
+  JSON_DUPLICATE_KEY: 'JSON.duplicate-key',
 } as const;
 
 /** A stable rule id (see {@link RULES}). */

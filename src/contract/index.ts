@@ -59,6 +59,7 @@ export { parseRetryAfter } from './classify-http.js';
 export type { ClassifiedError, ClassifyOptions, ClassifiableFailure, ErrorKind, HttpFailure, JsonRpcFailure } from './classify-types.js';
 export { parseJson, lineAndColumn } from './parse-json.js';
 export { firstInvalidUtf8 } from './utf8-bytes.js';
+export { findDuplicateKeys, duplicateKeyFindings } from './duplicate-keys.js';
 export { findInexactNumbers, isExactNumber, keepExactDigits, describeInexact, numberFindings, NUMBER_KEPT_AS_TEXT } from './exact-numbers.js';
 export type { InexactNumber } from './exact-numbers.js';
 export type { ParseJsonResult } from './parse-json.js';

@@ -2,6 +2,7 @@
  * `validateText()`: validate an envelope read from JSON text, the way every reader of text
  * (`trc validate`, `trc cite`) does it, so that no number is changed silently on the way.
  */
+import { duplicateKeyFindings, findDuplicateKeys } from './duplicate-keys.js';
 import { findInexactNumbers, keepExactDigits, numberFindings, type InexactNumber } from './exact-numbers.js';
 import { RULES, type Finding } from './findings.js';
 import { parseJson } from './parse-json.js';
@@ -16,7 +17,9 @@ export type TextValidation =
  * Parse `text` and validate the envelope in it. A number a double cannot hold is an error
  * (`JSON.number-not-exact`) at its pointer; the envelope is checked with that number's exact
  * digits as a string (and `value` holds them so), and a digest over `data` holding such a
- * number cannot be checked, so no `S9.digest-mismatch` is reported for it.
+ * number cannot be checked, so no `S9.digest-mismatch` is reported for it. A member name
+ * repeated in one object is an error (`JSON.duplicate-key`) at the repeat: `value` holds the
+ * last, as `JSON.parse` does, but another reader may keep the first.
  * @example
  * const r = validateText('{"contract_version":"agent.tool.result.v1", …}');
  * if (r.ok && !r.valid) for (const f of r.findings) console.log(f.rule, f.pointer);
@@ -26,7 +29,10 @@ export function validateText(text: string, options: { profile?: Profile } = {}):
   if (!parsed.ok) return parsed;
   const inexact = findInexactNumbers(text);
   const value = inexact.length === 0 ? parsed.value : keepExactDigits(parsed.value, inexact);
-  return { ok: true, value, ...validateKeptDigits(value, inexact, options) };
+  const checked = validateKeptDigits(value, inexact, options);
+  const duplicates = findDuplicateKeys(text);
+  if (duplicates.length === 0) return { ok: true, value, ...checked };
+  return { ok: true, value, valid: false, findings: [...duplicateKeyFindings(duplicates), ...checked.findings] };
 }
 
 /**

@@ -70,8 +70,8 @@ describe('form leniency', () => {
 
   it('keeps every contradiction an error when the lists are left out', () => {
     const invalid = new URL('./fixtures/invalid/', import.meta.url);
-    // (Not the number fixture: re-serializing it would change its number.)
-    for (const file of readdirSync(invalid).filter((f) => f.endsWith('.json') && f !== 'SCHEMA.json' && f !== 'JSON.number-not-exact.json')) {
+    // (Not the text fixtures: re-serializing would change the number, or drop the repeated name.)
+    for (const file of readdirSync(invalid).filter((f) => f.endsWith('.json') && f !== 'SCHEMA.json' && !f.startsWith('JSON.'))) {
       const text = readFileSync(new URL(file, invalid), 'utf8');
       const withLists = validateText(text);
       const env = JSON.parse(text) as Record<string, unknown>;

@@ -25,7 +25,9 @@ skipped); UTF-16 is refused.
 
 Numbers a double cannot hold (1e400, integers beyond 2^53 that would print differently,
 more digits than a double keeps) are errors, rule JSON.number-not-exact, at their pointer:
-every JavaScript reader would change them silently. Send them as strings.
+every JavaScript reader would change them silently. Send them as strings. A member name
+repeated in one object is an error too, rule JSON.duplicate-key, at the repeat: readers
+disagree on which of the two values counts.
 
 Output, per envelope:
   <source>[:<line>]  OK                         valid (warnings, if any, are listed)
