@@ -36,6 +36,7 @@ import { forwardRequest, RelayedRpcError, type ForwardExtra } from './forward.js
 import type { ErrorInfo } from '../contract/index.js';
 import { namespaceBlockUri, namespacedUri, namespaceItems, upstreamUri } from './routing.js';
 import { track, type GatewayOptions, type SessionState } from './session-state.js';
+import { dispatchDirectly } from './stdio-transports.js';
 import { connectAll, refreshToolRoutes, reviveUpstreams, vetListed } from './session-upstreams.js';
 import { CALL_SCOPED_NOTIFICATIONS, relatedRequestOf, type RequestId } from './related-requests.js';
 import { callTool, recordRefusedCall, toolRulesOf } from './tool-call.js';
@@ -299,6 +300,9 @@ export async function startSession(options: GatewayOptions, transport: Transport
   };
   server.onclose = () => void shutdown();
   await server.connect(transport);
+  // Messages the stdio framer checked skip the SDK's per-message Zod dispatch checks (stdio
+  // only); bad tools/call params are answered before either dispatch (wraps what is installed).
+  dispatchDirectly(server, transport);
   refuseBadCallParams(transport);
 
   return {

@@ -9,12 +9,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ClientCapabilities, Implementation, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, Implementation, JSONRPCMessage, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TrcError } from '../contract/index.js';
 import type { UpstreamConfig } from './config.js';
 import { coalesceWrites } from './coalesce-writes.js';
-import { MAX_UPSTREAM_MESSAGE_BYTES, spawnTransport } from './stdio-transports.js';
+import { dispatchDirectly, MAX_UPSTREAM_MESSAGE_BYTES, spawnTransport } from './stdio-transports.js';
 import { ownSignalFetch } from './upstream-fetch.js';
 import { connectModern, modernOnlyVersion, type UpstreamClient } from './upstream-modern.js';
 
@@ -129,7 +129,7 @@ async function connectOnce(config: UpstreamConfig, clientCapabilities: ClientCap
   const progressRoutes = new Map<string, (params: Record<string, unknown>) => void>();
   // Protocol.connect chains a handler set before it, and calls it first, synchronously: read the
   // negotiated version (the v1 client keeps it private) and route progress in wire order.
-  transport.onmessage = (message) => {
+  const beforeSdk = (message: JSONRPCMessage): void => {
     const m = message as { method?: string; params?: Record<string, unknown>; result?: { protocolVersion?: unknown } };
     if (m.method === 'notifications/progress' && m.params !== undefined) {
       progressRoutes.get(String(m.params['progressToken']))?.(m.params);
@@ -138,10 +138,13 @@ async function connectOnce(config: UpstreamConfig, clientCapabilities: ClientCap
     const v = m.result?.protocolVersion;
     if (protocolVersion === undefined && typeof v === 'string') protocolVersion = v;
   };
+  transport.onmessage = beforeSdk;
   let connected: { client: UpstreamClient; serverCapabilities: ServerCapabilities; serverInfo: Implementation | undefined; instructions: string | undefined };
   try {
     if (legacy !== undefined) {
       await legacy.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+      // Messages the stdio framer checked skip the SDK's per-message Zod dispatch checks.
+      dispatchDirectly(legacy, transport, beforeSdk);
       connected = { client: legacy, serverCapabilities: legacy.getServerCapabilities() ?? {}, serverInfo: legacy.getServerVersion(), instructions: legacy.getInstructions() };
     } else {
       const modern = await connectModern(transport, modernVersion as string, upstreamCapabilities(clientCapabilities), hooks, { onerror, onclose, onNotification }, CONNECT_TIMEOUT_MS);
