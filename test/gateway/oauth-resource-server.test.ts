@@ -111,10 +111,11 @@ describe('tokens the gateway refuses with 401 and the challenge', () => {
     expect(challenge).toMatch(why);
   });
 
-  it('a valid token lacking the endpoint scope: 403 insufficient_scope naming it', async () => {
+  it('a valid token lacking the endpoint scope: 403 insufficient_scope naming it, with the scopes already granted', async () => {
     const res = await post(INIT, bearer(await tokenFor('alice', 'notes:write')));
     expect(res.status).toBe(403);
-    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+", error="insufficient_scope", error_description="[^"]*", scope="mcp"$/u);
+    // Asking for "mcp" alone would drop notes:write on step-up, and the next write would loop.
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+", error="insufficient_scope", error_description="[^"]*", scope="notes:write mcp"$/u);
   });
 
   it('never crashes on any Authorization header and answers 401 to every one', async () => {

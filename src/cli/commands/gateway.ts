@@ -248,7 +248,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
           ...(idleSeconds === undefined ? {} : { idleTimeoutMs: idleSeconds * 1000 }),
           ...(maxSessions === undefined ? {} : { maxSessions }),
           // Session ids carry the instance id, so a load balancer can route a session back to it.
-          ...(lease?.instanceId === undefined || !/^[\w-]{1,64}$/u.test(lease.instanceId) ? {} : { sessionIdPrefix: lease.instanceId }),
+          ...(lease?.instanceId === undefined ? {} : { sessionIdPrefix: lease.instanceId }),
         });
       } catch (error) {
         const listen = describeListenError(error, host ?? '127.0.0.1', port);
@@ -315,6 +315,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   }
 }
 
+const INSTANCE_ID = /^[\w-]{1,64}$/u;
+
 /** Lease settings from TRC_INSTANCE_ID / TRC_LEASE_MS (unset: the executor's defaults). */
 function leaseFromEnv(env: Readonly<Record<string, string | undefined>>): { instanceId?: string; ttlMs?: number } | undefined {
   const id = env['TRC_INSTANCE_ID'];
@@ -322,6 +324,9 @@ function leaseFromEnv(env: Readonly<Record<string, string | undefined>>): { inst
   if ((id === undefined || id === '') && (ms === undefined || ms === '')) return undefined;
   const ttlMs = ms === undefined || ms === '' ? undefined : Number(ms);
   if (ttlMs !== undefined && (!Number.isSafeInteger(ttlMs) || ttlMs < 100)) throw new UsageError(`TRC_LEASE_MS needs an integer number of milliseconds ≥ 100, got "${ms}"`);
+  // The id prefixes session ids (load-balancer routing) and lease owners (`<id>/…`): another
+  // character would silently lose the routing, or let one id's prefix match another's.
+  if (id !== undefined && id !== '' && !INSTANCE_ID.test(id)) throw new UsageError(`TRC_INSTANCE_ID may hold letters, digits, - and _ (1 to 64 of them), got "${id}"`);
   return { ...(id === undefined || id === '' ? {} : { instanceId: id }), ...(ttlMs === undefined ? {} : { ttlMs }) };
 }
 

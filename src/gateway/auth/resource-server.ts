@@ -82,7 +82,9 @@ export function resourceServer(auth: AuthConfig, endpointPath: string, options: 
       const who = principalFromClaims(verdict.claims, auth.tenant_claim === undefined ? {} : { tenantClaim: auth.tenant_claim });
       if (!who.ok) return unauthorized('invalid_token', who.reason);
       const missing = missingScopes(who.scopes, endpointScopes);
-      if (missing.length > 0) return forbidden(endpointScopes, missing);
+      // The scopes to ask for are those granted plus those missing: asking for less would drop a
+      // granted one (a write scope) and send the client round a step-up loop.
+      if (missing.length > 0) return forbidden([...new Set([...who.scopes, ...endpointScopes])], missing);
       const identity = { principal: who.principal, scopes: who.scopes };
       // `exp` is required and was checked; the entry ends with it (no clock tolerance here).
       verified.set(parsed.token, { identity, until: Math.min(now() + CACHE_MS, (verdict.claims.exp as number) * 1000) });
