@@ -222,6 +222,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   if (port === undefined && Object.keys(OAUTH_FLAG_OPTIONS).some((f) => values[f as keyof typeof OAUTH_FLAG_OPTIONS] !== undefined)) throw new UsageError('--oauth-* apply to --http only (over stdio the principal is local)');
   config = withOAuth(config, values, io.env);
 
+  // Checked before the store is opened: a usage error leaves nothing open behind it.
+  const lease = leaseFromEnv(io.env);
   let opened;
   try {
     opened = await openGatewayStore(io.cwd, [values.store, io.env['TRC_STORE'], config.store], config.store_sync, { env: io.env });
@@ -229,7 +231,6 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     throw new InputError(`cannot open the store: ${whyStoreFailed(cause)}`);
   }
   const { store, path } = opened;
-  const lease = leaseFromEnv(io.env);
   const options = { config, store, ...(values['accept-tool-changes'] === true ? { acceptToolChanges: true } : {}), ...(lease === undefined ? {} : { lease }), onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`), onConfigWarning: (pointer: string, message: string) => println(io.stderr, `trc gateway: warning: config ${pointer}: ${message}`) };
   // Expired handles and stored results go while the gateway runs (at start, then every 10 min),
   // and audit records past the configured retention.
