@@ -1,12 +1,15 @@
 /**
- * The SQLite store of the CLI commands: where it is (`--store PATH`, else `TRC_STORE`, else
- * `trc.sqlite` in the platform's user data directory), and opening it. Commands that only read
- * a store (or clean one up) refuse a missing one instead of creating it; `trc fit` and the
- * gateway create theirs.
+ * The store of the CLI commands: where it is (`--store PATH`, else `TRC_STORE`, else
+ * `trc.sqlite` in the platform's user data directory), and opening it. A `postgres://` URL is
+ * the PostgreSQL store many gateway instances share (schema `TRC_PG_SCHEMA`, default `trc`), so
+ * the operator's commands read what the gateways wrote. Commands that only read a SQLite store
+ * (or clean one up) refuse a missing one instead of creating it; `trc fit` and the gateway
+ * create theirs.
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { defaultStorePath, type Store } from '../store/index.js';
+import { describeStoreLocation } from '../gateway/open-store.js';
+import { defaultStorePath, isPostgresUrl, type Store } from '../store/index.js';
 import { InputError } from './input.js';
 import type { CliIO } from './io.js';
 
@@ -48,7 +51,20 @@ export function cliDefaultStore(io: Pick<CliIO, 'env'>, file = 'trc.sqlite'): st
 export function storePath(flag: string | undefined, io: CliIO): string {
   const env = io.env['TRC_STORE'];
   const chosen = flag !== undefined && flag !== '' ? flag : env !== undefined && env !== '' ? env : cliDefaultStore(io);
-  return chosen === ':memory:' ? chosen : resolve(io.cwd, chosen);
+  return chosen === ':memory:' || isPostgresUrl(chosen) ? chosen : resolve(io.cwd, chosen);
+}
+
+/** Where a store lives, fit for messages: a PostgreSQL URL without its password. */
+const shown = describeStoreLocation;
+
+async function openPostgres(url: string, env: Readonly<Record<string, string | undefined>>): Promise<Store> {
+  const { openPostgresStore } = await import('../store/postgres/index.js');
+  const schema = env['TRC_PG_SCHEMA'];
+  try {
+    return await openPostgresStore({ connectionString: url, ...(schema === undefined || schema === '' ? {} : { schema }) });
+  } catch (cause) {
+    throw new InputError(`cannot open the store ${shown(url)}: ${whyStoreFailed(cause)}`);
+  }
 }
 
 async function open(path: string): Promise<Store> {
@@ -61,10 +77,12 @@ async function open(path: string): Promise<Store> {
 }
 
 /**
- * Open an existing store; a missing one is an {@link InputError}, never created.
+ * Open an existing store; a missing SQLite file is an {@link InputError}, never created. A
+ * PostgreSQL URL opens that store (`env` gives `TRC_PG_SCHEMA`).
  * @example const store = await openExistingStore(storePath(values.store, io));
  */
-export async function openExistingStore(path: string): Promise<Store> {
+export async function openExistingStore(path: string, env: Readonly<Record<string, string | undefined>> = {}): Promise<Store> {
+  if (isPostgresUrl(path)) return openPostgres(path, env);
   if (path !== ':memory:') {
     let isDirectory = false;
     try {
@@ -99,7 +117,8 @@ async function notTrcStore(path: string): Promise<string | null> {
 }
 
 /** Open the store, creating it (and its directory) when it does not exist. */
-export async function openOrCreateStore(path: string): Promise<Store> {
+export async function openOrCreateStore(path: string, env: Readonly<Record<string, string | undefined>> = {}): Promise<Store> {
+  if (isPostgresUrl(path)) return openPostgres(path, env);
   if (path !== ':memory:') {
     try {
       await mkdir(dirname(path), { recursive: true });

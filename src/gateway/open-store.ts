@@ -5,13 +5,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { defaultStorePath, type DataDirContext, type Store } from '../store/index.js';
-
-const POSTGRES_URL = /^postgres(?:ql)?:\/\//iu;
+import { defaultStorePath, isPostgresUrl, type DataDirContext, type Store } from '../store/index.js';
 
 /** A store location fit for logs: a PostgreSQL URL without its password. */
 export function describeStoreLocation(location: string): string {
-  if (!POSTGRES_URL.test(location)) return location;
+  if (!isPostgresUrl(location)) return location;
   try {
     const url = new URL(location);
     if (url.password !== '') url.password = '***';
@@ -35,7 +33,7 @@ export async function openGatewayStore(
   context: DataDirContext = {},
 ): Promise<{ store: Store; path: string }> {
   const chosen = candidates.find((c) => c !== undefined && c !== '') ?? defaultStorePath(context);
-  if (POSTGRES_URL.test(chosen)) {
+  if (isPostgresUrl(chosen)) {
     const { openPostgresStore } = await import('../store/postgres/index.js');
     const schema = context.env?.['TRC_PG_SCHEMA'];
     return { store: await openPostgresStore({ connectionString: chosen, ...(schema === undefined || schema === '' ? {} : { schema }) }), path: describeStoreLocation(chosen) };

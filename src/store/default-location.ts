@@ -50,3 +50,12 @@ export function defaultStorePath(context: DataDirContext = {}, file = 'trc.sqlit
   const dir = userDataDir(context);
   return (context.platform ?? process.platform) === 'win32' ? win32.join(dir, file) : posix.join(dir, file);
 }
+
+/**
+ * True when a store location is a PostgreSQL connection URL (`postgres://`, `postgresql://`)
+ * rather than a SQLite file path.
+ * @example isPostgresUrl('postgres://trc@db/trc') // true
+ */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(?:ql)?:\/\//iu.test(location);
+}

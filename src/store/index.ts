@@ -14,5 +14,5 @@ export { STORE_ERROR_CODES } from './errors.js';
 export type { StoreErrorCode } from './errors.js';
 export { DEFAULT_CHUNK_BYTES } from './chunker.js';
 export { pruneAuditBefore, AUDIT_PRUNE_BATCH } from './prune-audit.js';
-export { userDataDir, defaultStorePath, DATA_DIR_NAME } from './default-location.js';
+export { userDataDir, defaultStorePath, isPostgresUrl, DATA_DIR_NAME } from './default-location.js';
 export type { DataDirContext } from './default-location.js';

@@ -68,7 +68,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const newest = values.last !== undefined;
   const since = values.since === undefined ? undefined : parseSince(values.since);
   const until = values.until === undefined ? undefined : parseSince(values.until, new Date(), '--until');
-  const store = await openExistingStore(storePath(values.store, io));
+  const store = await openExistingStore(storePath(values.store, io), io.env);
   try {
     const found = await store.listAudit({ limit, newest, ...(values.tool === undefined ? {} : { tool: values.tool }), ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) });
     const records = newest ? found.reverse() : found;

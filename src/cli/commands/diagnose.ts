@@ -5,6 +5,7 @@ import { diagnose } from '../../executor/index.js';
 import { type Command, UsageError, println } from '../io.js';
 import { parseFlags } from '../flags.js';
 import { openExistingStore, storePath } from '../store.js';
+import { describeStoreLocation } from '../../gateway/open-store.js';
 
 const HELP = `trc diagnose — which layer of a tool call went wrong
 
@@ -45,11 +46,11 @@ export const command: Command = {
     const [callId, ...extra] = parsed.positionals;
     if (callId === undefined || extra.length > 0) throw new UsageError('expected exactly one CALL_ID');
     const path = storePath(parsed.values.store, io);
-    const store = await openExistingStore(path);
+    const store = await openExistingStore(path, io.env);
     try {
       const d = await diagnose(callId, store);
       if (d === null) {
-        println(io.stderr, `trc diagnose: no audit record for call "${callId}" in ${path}`);
+        println(io.stderr, `trc diagnose: no audit record for call "${callId}" in ${describeStoreLocation(path)}`);
         return 2;
       }
       if (parsed.values.json === true) {

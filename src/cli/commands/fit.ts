@@ -187,7 +187,7 @@ export const command: Command = {
       filePath = await requireFile(file, io);
       size = (await stat(filePath)).size;
     }
-    const store = await openOrCreateStore(storePath(values.store, io));
+    const store = await openOrCreateStore(storePath(values.store, io), io.env);
     const bar = progressBar(io, size);
     try {
       // fileChunks reuses one buffer; a read stream leaves ~35 MB of dead buffers for the GC on 100 MB.

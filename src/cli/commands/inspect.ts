@@ -8,6 +8,7 @@ import { describeListenError, parseHost } from '../host.js';
 import { InputError } from '../input.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 import { openExistingStore, storePath } from '../store.js';
+import { describeStoreLocation } from '../../gateway/open-store.js';
 
 const HELP = `trc inspect — browse recorded tool calls in a web page
 
@@ -61,7 +62,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const path = storePath(values.store, io);
   let store;
   try {
-    store = await openExistingStore(path);
+    store = await openExistingStore(path, io.env);
   } catch (error) {
     if (error instanceof InputError && values.store === undefined) {
       const demo = defaultDemoStore(io.env);
@@ -76,7 +77,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       process.once('SIGINT', done);
       process.once('SIGTERM', done);
     });
-    println(io.stdout, `trc inspector for ${path}\nopen ${inspector.url}\n(Ctrl-C to stop)`);
+    println(io.stdout, `trc inspector for ${describeStoreLocation(path)}\nopen ${inspector.url}\n(Ctrl-C to stop)`);
     await stopped;
     await inspector.close();
     return 0;

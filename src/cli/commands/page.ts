@@ -56,7 +56,7 @@ export const command: Command = {
     const sizeText = values['page-size'];
     const pageSize = sizeText === undefined ? undefined : /^\d+$/u.test(sizeText) ? Number(sizeText) : NaN;
     if (pageSize !== undefined && (!Number.isSafeInteger(pageSize) || pageSize < 1)) throw new UsageError(`--page-size needs a positive integer, got "${sizeText}"`);
-    const store = await openExistingStore(storePath(values.store, io));
+    const store = await openExistingStore(storePath(values.store, io), io.env);
     try {
       const env = await page(cursor, principal, { store, ...(pageSize === undefined ? {} : { pageSize }) });
       println(io.stdout, values.json ? JSON.stringify(env, null, 2) : report(env, principal));

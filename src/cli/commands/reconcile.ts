@@ -97,7 +97,7 @@ export const command: Command = {
     if (v.list !== true && v.tools === undefined) throw new UsageError('--tools MODULE is required to reconcile (or use --list)');
     const path = storePath(v.store, io);
     const tools = v.tools === undefined ? [] : await loadTools(v.tools, io);
-    const store = await openExistingStore(path);
+    const store = await openExistingStore(path, io.env);
     try {
       if (v.list === true) {
         const entries = [...(await store.ledgerList({ state: 'in_flight' })), ...(v['in-flight-only'] === true ? [] : await store.ledgerList({ state: 'unknown' }))];

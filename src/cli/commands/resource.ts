@@ -48,7 +48,7 @@ export const command: Command = {
     if (handle === undefined || extra.length > 0) throw new UsageError('expected exactly one HANDLE');
     const principal = parsed.values.principal ?? io.env['TRC_PRINCIPAL'];
     if (principal === undefined || principal === '') throw new UsageError('--principal is required');
-    const store = await openExistingStore(storePath(parsed.values.store, io));
+    const store = await openExistingStore(storePath(parsed.values.store, io), io.env);
     try {
       const { chunks } = await openResource(store, handle, { kind: 'resource', principal });
       for await (const chunk of chunks) {

@@ -7,6 +7,7 @@ import { parseFlags } from '../flags.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 import { openExistingStore, storePath } from '../store.js';
 import { parseSince } from './audit.js';
+import { describeStoreLocation } from '../../gateway/open-store.js';
 
 const HELP = `trc sweep — delete expired handles and stored results (and old audit records)
 
@@ -47,17 +48,17 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const before = values['audit-before'] === undefined ? undefined : parseSince(values['audit-before'], new Date(), '--audit-before');
   const path = storePath(values.store, io);
-  const store = await openExistingStore(path);
+  const store = await openExistingStore(path, io.env);
   try {
     const swept = await store.sweepExpired(new Date().toISOString());
     let audit: number | undefined;
     if (before !== undefined) {
       const deleted = await pruneAuditBefore(store, before, (n) => println(io.stderr, `trc sweep: ${n} audit record(s) deleted so far…`));
-      if (deleted === null) throw new UsageError(`the store at ${path} cannot delete audit records`);
+      if (deleted === null) throw new UsageError(`the store at ${describeStoreLocation(path)} cannot delete audit records`);
       audit = deleted;
     }
     const text = `deleted ${swept.handles} expired handle(s) and ${swept.resources} expired stored result(s)` +
-      (audit === undefined ? '' : `, and ${audit} audit record(s) of calls started before ${before ?? ''}`) + ` from ${path}`;
+      (audit === undefined ? '' : `, and ${audit} audit record(s) of calls started before ${before ?? ''}`) + ` from ${describeStoreLocation(path)}`;
     println(io.stdout, values.json === true ? JSON.stringify(audit === undefined ? swept : { ...swept, audit }) : text);
     return 0;
   } finally {
