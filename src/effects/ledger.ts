@@ -41,6 +41,11 @@ export interface BeginInput {
    * in-flight entry whose lease expired, an `unknown` or retryable `failed` entry nobody holds.
    */
   readonly lease?: LedgerLease;
+  /**
+   * An in-flight entry whose live lease this accepts (an owner of this same instance id that
+   * no running call holds: a predecessor that died) is taken over at once, not after it expires.
+   */
+  readonly takesOver?: (owner: string) => boolean;
 }
 
 /**
@@ -77,10 +82,11 @@ export async function beginWrite(store: Store, input: BeginInput): Promise<Ledge
       const inFlight = { kind: 'refuse', entry, code: LEDGER_CODES.IN_FLIGHT, message: `a call with idempotency key ${input.key} is in flight; wait for it or reconcile it` } as const;
       // A leased entry is taken over once its lease expired; one without a lease (written before
       // leases, or by a store user without one) once it sat idle past the deadline.
+      const predecessor = entry.lease !== undefined && input.lease !== undefined && input.takesOver?.(entry.lease.owner) === true;
       const expired = entry.lease === undefined ? isIdle(entry, input) : Date.parse(entry.lease.until) < Date.parse(input.now);
-      if (!expired) return inFlight;
+      if (!expired && !predecessor) return inFlight;
       if (input.lease === undefined) return { kind: 'reconcile', entry };
-      const taken = await store.ledgerClaim(input.key, { lease: input.lease, now: input.now, from: ['in_flight'] });
+      const taken = await store.ledgerClaim(input.key, { lease: input.lease, now: input.now, from: ['in_flight'], ...(predecessor && entry.lease !== undefined ? { over: entry.lease.owner } : {}) });
       return taken === null ? inFlight : { kind: 'reconcile', entry: taken };
     }
     case 'unknown': {

@@ -64,8 +64,17 @@ export interface HeldLease {
   renew(key: string): void;
   /** True when a renewal found the entry held by another owner or settled. */
   readonly lost: boolean;
+  /**
+   * True when `owner` (of another entry's lease) is this instance's predecessor: the same
+   * stable instance id, and no call of this process holds it — the process that did died.
+   */
+  predecessorOwns(owner: string): boolean;
   stop(): void;
 }
+
+// Lease owners held by calls of this process: an owner with this instance's id that is not
+// among them was left by an earlier process of the same instance id.
+const liveOwners = new Set<string>();
 
 /**
  * Hold a lease for one call.
@@ -73,6 +82,7 @@ export interface HeldLease {
  */
 export function holdLease(store: Store, config: LeaseConfig, callId: string, now: () => number): HeldLease {
   const owner = `${config.instanceId}/${callId}`;
+  liveOwners.add(owner);
   let until = now() + config.ttlMs;
   let timer: ReturnType<typeof setInterval> | null = null;
   let lost = false;
@@ -82,6 +92,7 @@ export function holdLease(store: Store, config: LeaseConfig, callId: string, now
     get lost() {
       return lost;
     },
+    predecessorOwns: (other) => other.startsWith(`${config.instanceId}/`) && !liveOwners.has(other),
     renew(key) {
       if (timer !== null) return;
       timer = setInterval(() => {
@@ -105,6 +116,7 @@ export function holdLease(store: Store, config: LeaseConfig, callId: string, now
     stop() {
       if (timer !== null) clearInterval(timer);
       timer = null;
+      liveOwners.delete(owner);
     },
   };
 }

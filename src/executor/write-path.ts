@@ -143,7 +143,7 @@ export async function runWrite(deps: WriteDeps, input: WriteInput): Promise<Writ
     now: isoAt(deps.now()),
     // No attempt outlives its deadline, nor a lookup: an entry idle longer was left by a stopped process.
     staleAfterMs: 2 * rules.timeoutMs + 1000,
-    ...(input.lease === undefined ? {} : { lease: input.lease.current() }),
+    ...(input.lease === undefined ? {} : { lease: input.lease.current(), takesOver: input.lease.predecessorOwns }),
   });
   if (decision.kind === 'run' || decision.kind === 'reconcile') input.lease?.renew(key);
   const timings: number[] = [];

@@ -137,6 +137,49 @@ describe('executors sharing one PostgreSQL store', () => {
     }
   });
 
+  it('takes a write over at once on the restarted instance of the same id, not after the dead lease expires', async () => {
+    const p = await pair();
+    const controller = new AbortController();
+    try {
+      // Instance gw-a charges, then never answers, and dies with a minute left on its lease.
+      const a = executorOn(p.stores[0]!, p.service, 'gw-a', () => 'commit_then_timeout', 60_000);
+      const dying = call(a, 8, 'call-on-a', controller.signal).catch(() => null);
+      await waitFor(async () => p.service.countByKey(keyOf(8)) === 1, 'the charge on A');
+      await p.stores[0]!.close();
+      controller.abort();
+      await dying;
+      expect((await p.stores[1]!.ledgerGet(keyOf(8)))?.lease?.owner).toBe('gw-a/call-on-a');
+      // Another instance still waits for the lease …
+      const other = executorOn(p.stores[1]!, p.service, 'gw-b', () => 'ok', 60_000);
+      expect((await call(other, 8, 'call-on-b')).error?.code).toBe('IDEMPOTENCY_KEY_IN_FLIGHT');
+      // … the restarted gw-a knows it holds no such call, so its predecessor left it: reconciled now.
+      const restarted = executorOn(p.stores[1]!, p.service, 'gw-a', () => 'ok', 60_000);
+      const env = await call(restarted, 8, 'call-on-a-again');
+      expect(env.status).toBe('succeeded');
+      expect(env.side_effect.occurred).toBe(true);
+      expect(p.service.countByKey(keyOf(8))).toBe(1);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('never takes over a write a live call of the same instance is running', async () => {
+    const p = await pair();
+    const controller = new AbortController();
+    try {
+      const a = executorOn(p.stores[0]!, p.service, 'gw-a', () => 'hang', 60_000);
+      const running = call(a, 9, 'long-call', controller.signal).catch(() => null);
+      await waitFor(async () => (await p.stores[0]!.ledgerGet(keyOf(9)))?.state === 'in_flight', 'the write on A');
+      const again = await call(a, 9, 'same-key-again');
+      expect(again.error?.code).toBe('IDEMPOTENCY_KEY_IN_FLIGHT');
+      expect(p.service.countByKey(keyOf(9))).toBe(0);
+      controller.abort();
+      await running;
+    } finally {
+      await p.close();
+    }
+  });
+
   it('reports a dead instance\'s write unknown, never failed, when the lookup cannot find it', async () => {
     const p = await pair();
     const controller = new AbortController();
