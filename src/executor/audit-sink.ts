@@ -7,7 +7,8 @@
  * per call (the per-call SQLite commit was ~15 % of the gateway's CPU). Records of writes are
  * always inserted before the call answers, so no side effect is ever unrecorded. `flush()`
  * drains the queue: a clean shutdown loses no record; a crash (SIGKILL, power loss) can lose the
- * read calls of the last window (~50 ms).
+ * read calls of the last window (~50 ms). A batch the store refuses is kept and tried again,
+ * and records given up are reported (`onTrouble`), never dropped in silence.
  */
 import type { AuditEncoding, AuditRecord, LedgerEntry, LedgerPatch, Store } from '../store/types.js';
 
@@ -100,9 +101,32 @@ export const AUDIT_MAX_BATCH = 256;
  */
 export const AUDIT_HIGH_WATER = 8 * AUDIT_MAX_BATCH;
 
+/** How often a batch the store refused is tried again before its records are given up. */
+export const AUDIT_MAX_TRIES = 8;
+/** Records kept for a store that refuses them (an outage); past this, the oldest are given up. */
+export const AUDIT_MAX_RETAINED = 4 * AUDIT_HIGH_WATER;
+/** Waits between tries of a refused batch: doubling from the first to the last. */
+const RETRY_FIRST_MS = 100;
+const RETRY_LAST_MS = 5_000;
+
+/** What a write-behind sink reports when its store refuses a batch. */
+export interface AuditTrouble {
+  /** Records in the batch that failed (kept to be tried again, unless given up). */
+  readonly records: number;
+  /** Records given up for good by this failure: tried {@link AUDIT_MAX_TRIES} times, or past {@link AUDIT_MAX_RETAINED}. */
+  readonly givenUp: number;
+  /** When the next try is, in ms (none when nothing is left to try). */
+  readonly retryInMs: number | null;
+}
+
 interface Queue {
   /** Records with, when cheap, their detail text: made at drain time, after the answers left. */
   entries: AuditEntry[];
+  /** Tries so far of entries the store refused, by entry. */
+  tries: WeakMap<AuditEntry, number>;
+  /** The wait before the next try after a refusal (0 while the store takes batches). */
+  backoffMs: number;
+  onTrouble?: ((error: unknown, trouble: AuditTrouble) => void) | undefined;
   scheduled: boolean;
   /** A drain is chained on a microtask and has not started yet. */
   urgent: boolean;
@@ -115,7 +139,7 @@ const queues = new WeakMap<Store, Queue>();
 function queueOf(store: Store): Queue {
   let q = queues.get(store);
   if (q === undefined) {
-    q = { entries: [], scheduled: false, urgent: false, timer: null, draining: Promise.resolve() };
+    q = { entries: [], tries: new WeakMap(), backoffMs: 0, scheduled: false, urgent: false, timer: null, draining: Promise.resolve() };
     queues.set(store, q);
   }
   return q;
@@ -134,7 +158,10 @@ export function enqueueAudit(store: Store, record: AuditRecord, detailJson?: () 
 function enqueueEntry(store: Store, entry: AuditEntry): void {
   const q = queueOf(store);
   q.entries.push(entry);
-  if (q.entries.length >= AUDIT_HIGH_WATER && !q.urgent) {
+  // While the store refuses batches, only the retry timer drains: no batch goes early.
+  if (q.backoffMs > 0) {
+    if (!q.scheduled) schedule(store, q, q.backoffMs);
+  } else if (q.entries.length >= AUDIT_HIGH_WATER && !q.urgent) {
     // The event loop has not turned for this many calls: drain without waiting for it. A timer
     // already set stays; it finds what is queued by then.
     q.urgent = true;
@@ -165,7 +192,8 @@ function schedule(store: Store, queue: Queue, ms: number): void {
   // The answers of a turn are flushed by setImmediate callbacks (coalesced stdio writes):
   // draining a turn later lets them go out first.
   if (ms === 0) setImmediate(() => setImmediate(run));
-  else queue.timer = setTimeout(run, ms);
+  // A retry after a refusal never keeps the process alive on its own.
+  else queue.timer = queue.backoffMs > 0 ? setTimeout(run, ms).unref() : setTimeout(run, ms);
 }
 
 /**
@@ -176,13 +204,15 @@ function schedule(store: Store, queue: Queue, ms: number): void {
 export async function flushAudit(store: Store): Promise<void> {
   const q = queues.get(store);
   if (q === undefined) return;
-  // Records queued while draining are picked up by the loop.
+  // Records queued while draining are picked up by the loop; a store that refuses a batch ends
+  // it (what is left waits for the retry timer, and is reported if it is given up).
   while (q.entries.length > 0 || q.scheduled) {
     if (q.timer !== null) clearTimeout(q.timer);
     q.timer = null;
     q.scheduled = false;
     q.draining = q.draining.then(() => drain(store, q));
     await q.draining;
+    if (q.backoffMs > 0) break;
   }
   await q.draining;
 }
@@ -194,6 +224,7 @@ async function drain(store: Store, q: Queue): Promise<void> {
   // (audit failures never fail a call).
   const records: AuditRecord[] = [];
   const encodings: (AuditEncoding | undefined)[] = [];
+  const built: AuditEntry[] = [];
   for (const entry of entries) {
     let record: AuditRecord;
     try {
@@ -202,13 +233,49 @@ async function drain(store: Store, q: Queue): Promise<void> {
       continue;
     }
     records.push(record);
+    built.push(entry);
     try {
       encodings.push(encodingOf(entry));
     } catch {
       encodings.push(undefined); // the store serializes that record itself, and says what it cannot
     }
   }
-  if (records.length > 0) await store.appendAuditBatch(records, encodings).catch(() => undefined);
+  if (records.length === 0) return;
+  try {
+    await store.appendAuditBatch(records, encodings);
+    q.backoffMs = 0;
+  } catch (error) {
+    refused(store, q, built, error);
+  }
+}
+
+/**
+ * The store refused a batch (an outage, a full disk): its entries go back to the front of the
+ * queue and are tried again after a doubling wait, each at most {@link AUDIT_MAX_TRIES} times,
+ * with at most {@link AUDIT_MAX_RETAINED} records kept. What is given up is reported, never
+ * dropped in silence; a call never fails for its audit.
+ */
+function refused(store: Store, q: Queue, entries: readonly AuditEntry[], error: unknown): void {
+  let givenUp = 0;
+  const kept: AuditEntry[] = [];
+  for (const entry of entries) {
+    const tries = (q.tries.get(entry) ?? 0) + 1;
+    if (tries >= AUDIT_MAX_TRIES) givenUp++;
+    else {
+      q.tries.set(entry, tries);
+      kept.push(entry);
+    }
+  }
+  q.entries.unshift(...kept);
+  const over = q.entries.length - AUDIT_MAX_RETAINED;
+  if (over > 0) {
+    q.entries.splice(0, over);
+    givenUp += over;
+  }
+  q.backoffMs = q.backoffMs === 0 ? RETRY_FIRST_MS : Math.min(RETRY_LAST_MS, q.backoffMs * 2);
+  const retryInMs = q.entries.length === 0 ? null : q.backoffMs;
+  q.onTrouble?.(error, { records: entries.length, givenUp, retryInMs });
+  if (retryInMs !== null && !q.scheduled) schedule(store, q, retryInMs);
 }
 
 /** Options of {@link writeBehindAuditSink}. */
@@ -219,6 +286,11 @@ export interface WriteBehindOptions {
    * Default false.
    */
   readonly lateRecords?: boolean;
+  /**
+   * Told when the store refuses a batch (the records are kept and tried again) and of records
+   * given up; e.g. a line on stderr for the operator. All sinks of one store share the latest.
+   */
+  readonly onTrouble?: (error: unknown, trouble: AuditTrouble) => void;
 }
 
 /**
@@ -227,6 +299,7 @@ export interface WriteBehindOptions {
  * @example createExecutor({ tools, store, audit: writeBehindAuditSink(store) })
  */
 export function writeBehindAuditSink(store: Store, options: WriteBehindOptions = {}): AuditSink {
+  if (options.onTrouble !== undefined) queueOf(store).onTrouble = options.onTrouble;
   return withSettle(store, {
     append: (entry, appendOptions) => {
       if (appendOptions.durable) return store.appendAudit(entry.record, encodingOf(entry));

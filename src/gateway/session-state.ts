@@ -9,6 +9,7 @@ import type { GatewayConfig, UpstreamConfig } from './config.js';
 import type { Route } from './routing.js';
 import type { ToolHold } from './tool-pins.js';
 import type { UpstreamConnection, UpstreamHooks } from './upstream.js';
+import type { AuditTrouble } from '../executor/index.js';
 
 /** Options shared by every session of one gateway. */
 export interface GatewayOptions {
@@ -28,6 +29,8 @@ export interface GatewayOptions {
    * tool it does not offer), with the config's JSON Pointer; each is told once per process.
    */
   readonly onConfigWarning?: (pointer: string, message: string) => void;
+  /** The store refused a batch of audit records (kept and tried again), or records were given up. */
+  readonly onAuditTrouble?: (error: unknown, trouble: AuditTrouble) => void;
   /** Clock, for tests. */
   readonly now?: () => Date;
   /** Re-pin tools whose definition changed (the operator accepts them): `--accept-tool-changes`. */

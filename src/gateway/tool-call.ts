@@ -42,7 +42,7 @@ export function gatewayExecutor(options: GatewayOptions): Executor {
   let ex = executors.get(options);
   if (ex === undefined) {
     const now = options.now;
-    ex = createExecutor({ store: options.store, audit: writeBehindAuditSink(options.store, { lateRecords: true }), maxWriteAttempts: MAX_WRITE_ATTEMPTS, ...(now === undefined ? {} : { clock: () => now().getTime() }), ...(options.lease === undefined ? {} : { lease: options.lease }) });
+    ex = createExecutor({ store: options.store, audit: writeBehindAuditSink(options.store, { lateRecords: true, ...(options.onAuditTrouble === undefined ? {} : { onTrouble: options.onAuditTrouble }) }), maxWriteAttempts: MAX_WRITE_ATTEMPTS, ...(now === undefined ? {} : { clock: () => now().getTime() }), ...(options.lease === undefined ? {} : { lease: options.lease }) });
     executors.set(options, ex);
   }
   return ex;

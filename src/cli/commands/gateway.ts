@@ -10,6 +10,7 @@ import { describeListenError, parseHost } from '../host.js';
 import { InputError, InputTooLargeError, formatBytes, requireFile } from '../input.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 import { whyStoreFailed } from '../store.js';
+import type { AuditTrouble } from '../../executor/index.js';
 
 /**
  * The longest JSON-RPC message (one line) a stdio client may send: 8 MiB. The MCP SDK's stdio
@@ -231,7 +232,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     throw new InputError(`cannot open the store: ${whyStoreFailed(cause)}`);
   }
   const { store, path } = opened;
-  const options = { config, store, ...(values['accept-tool-changes'] === true ? { acceptToolChanges: true } : {}), ...(lease === undefined ? {} : { lease }), onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`), onConfigWarning: (pointer: string, message: string) => println(io.stderr, `trc gateway: warning: config ${pointer}: ${message}`) };
+  const options = { config, store, ...(values['accept-tool-changes'] === true ? { acceptToolChanges: true } : {}), ...(lease === undefined ? {} : { lease }), onUpstreamStderr: (name: string, line: string) => println(io.stderr, `[${name}] ${line}`), onConfigWarning: (pointer: string, message: string) => println(io.stderr, `trc gateway: warning: config ${pointer}: ${message}`), onAuditTrouble: (error: unknown, trouble: AuditTrouble) => println(io.stderr, auditTroubleLine(error, trouble)) };
   // Expired handles and stored results go while the gateway runs (at start, then every 10 min),
   // and audit records past the configured retention.
   const retention = config.audit_retention_days === undefined ? {} : { auditRetentionMs: config.audit_retention_days * 86_400_000 };
@@ -338,3 +339,11 @@ export const command: Command = {
   help: HELP,
   run,
 };
+
+/** One stderr line for audit records the store refused: how many, why, and what happens next. */
+function auditTroubleLine(error: unknown, trouble: AuditTrouble): string {
+  const why = error instanceof Error ? error.message : String(error);
+  const next = trouble.retryInMs === null ? 'nothing left to retry' : `kept, retrying in ${trouble.retryInMs} ms`;
+  const lost = trouble.givenUp === 0 ? '' : `; ${trouble.givenUp} record(s) given up for good`;
+  return `trc gateway: audit: the store refused ${trouble.records} record(s) (${why}): ${next}${lost}`;
+}
