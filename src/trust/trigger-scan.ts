@@ -259,6 +259,7 @@ export function scanTriggers(text: string): number {
       let h = wh;
       let all = 0xffff; // the classes every unit of the run has, and (below) any unit has
       let any = 0;
+      let rest = 0; // the classes of the units after the first (and of the one ending the run)
       const us = units;
       for (;;) {
         all &= rr;
@@ -271,6 +272,7 @@ export function scanTriggers(text: string): number {
         if (i >= n) { cc = 0; break; }
         cc = text.charCodeAt(i);
         rr = RAW[cc] ?? 0;
+        rest |= rr;
         if ((rr & (R_LETTER | R_DIGIT)) === 0) break;
       }
       cBase += i - runStart;
@@ -278,7 +280,8 @@ export function scanTriggers(text: string): number {
       const seen = ((any & R_UPPER) !== 0 ? 1 : 0) | ((any & R_LOWER) !== 0 ? 2 : 0) | ((any & R_DIGIT) !== 0 ? 4 : 0);
       const kept = 1 | 2 | 4 | 32 | ((all & R_HEX) !== 0 ? 8 : 0) | ((all & R_BIN) !== 0 ? 16 : 0);
       cf = (cf | seen) & kept;
-      if ((cf & 32) === 0 && (any & (R_UPPER | R_LOWER)) === (R_UPPER | R_LOWER) && upperAfterLower(text, runStart, i)) cf |= 32;
+      // Mixed case needs an upper-case letter after the run's first: "The" is not read again.
+      if ((cf & 32) === 0 && (rest & R_UPPER) !== 0 && (any & R_LOWER) !== 0 && upperAfterLower(text, runStart, i)) cf |= 32;
       wlen = len; wh = h; wflags |= any; wend = i; prev = p; c = cc;
       // Spread-out letters ("i g n o r e"): only the run's last letter can stand alone.
       if (((RAW[p] ?? 0) & R_LETTER) !== 0 && ((RAW[i - 1 > runStart ? text.charCodeAt(i - 2) : before] ?? 0) & R_LETTER) === 0) {

@@ -178,8 +178,10 @@ export function buildLexicon(vocab: ReadonlyMap<string, number>): Lexicon {
 }
 
 const lookupCache = new WeakMap<Lexicon, Map<string, number>>();
-// Answers for words outside `forms` long enough for the typo check, which costs a probe per
-// letter: most such words recur ("product", "customer"), and one memo probe answers a repeat.
+// Answers for the words the hashed deletion index lets through to the string lookup (about 3 %
+// of the words outside `forms` long enough for it): most recur ("product", "address1"), and one
+// memo probe answers a repeat without building the string. The deletion index is asked first: a
+// probe of this memo touches more memory than the index's L1-sized filter does.
 const MISS_MEMO_SIZE = 1 << 15;
 const missMemos = new WeakMap<Lexicon, UnitsCache<number>>();
 let memoLexicon: Lexicon | undefined;
@@ -222,7 +224,7 @@ function spellsLeet(m: Lexicon, units: Uint16Array, len: number): boolean {
 /**
  * {@link lookup} of the word in `units[0, len)`, whose hash is `hash` (see word-index);
  * `digitsAndLetters` says whether it holds both an ASCII digit and an ASCII lower-case letter.
- * Builds a string only when a typo or leet reading is possible.
+ * Builds a string only when the hashed deletion index says a typo reading is possible.
  */
 export function resolveWord(m: Lexicon, units: Uint16Array, len: number, hash: number, digitsAndLetters: boolean): number {
   const hit = m.forms.get(units, len, hash, MISSING);
@@ -230,21 +232,17 @@ export function resolveWord(m: Lexicon, units: Uint16Array, len: number, hash: n
   // Not in `forms`, so no exact, inflected or disguised reading: a typo or leet one is left.
   const leet = digitsAndLetters && len >= 4 && len <= MAX_LEET_LENGTH;
   if (len < MIN_TYPO_LENGTH - 1 || len > MAX_TYPO_LENGTH) return leet && spellsLeet(m, units, len) ? LEET_ID : -1;
+  if (!deletionMayMatch(units, len, hash, m.typoKeys)) return leet && spellsLeet(m, units, len) ? LEET_ID : -1;
   // Alphanumeric ids ("a1b2c3d4") are unique more often than not: not worth a memo entry.
   const memo = digitsAndLetters ? undefined : missMemo(m);
   const known = memo?.get(units, len, hash);
   if (known !== undefined) return known;
-  const typo = deletionMayMatch(units, len, hash, m.typoKeys);
-  if (!typo && memo === undefined) return leet && spellsLeet(m, units, len) ? LEET_ID : -1;
   const word = String.fromCharCode(...units.subarray(0, len));
-  let id = -1;
-  if (typo) {
-    // One edit from a rule word or from one of its deletions ("product", "address1"): the
-    // string lookup decides.
-    let cache = lookupCache.get(m);
-    if (cache === undefined) { cache = new Map(); lookupCache.set(m, cache); }
-    id = lookup(m, word, cache);
-  }
+  // One edit from a rule word or from one of its deletions ("product", "address1"): the
+  // string lookup decides.
+  let cache = lookupCache.get(m);
+  if (cache === undefined) { cache = new Map(); lookupCache.set(m, cache); }
+  const id = lookup(m, word, cache);
   memo?.set(word, hash, id);
   return id;
 }
