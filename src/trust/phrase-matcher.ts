@@ -157,29 +157,16 @@ export function isWordChar(c: number): boolean {
     (c >= 0x370 && c <= 0x6ff) || (c >= 0x900 && c <= 0xdff);
 }
 
-// Per matcher: segmentations of long words already looked up (bounded; reset when full).
-const segmentCache = new WeakMap<PhraseMatcher, Map<string, [number, number][] | null>>();
-
 /** Reads one word's units (a shared buffer: one word at a time). */
 export const WORD_BUFFER_LENGTH = MAX_SEGMENT_LENGTH;
 const units = new Uint16Array(WORD_BUFFER_LENGTH);
 
 /**
- * The segmentation of a long unknown token (cached), or null.
+ * The segmentation of a long unknown token, or null.
  * @example segmentation(matcher, 'ignoreallprevious') // [[0, 6], [6, 3], [9, 8]]
  */
 export function segmentation(m: PhraseMatcher, word: string): [number, number][] | null {
-  let cache = segmentCache.get(m);
-  if (cache === undefined || cache.size > 20_000) {
-    cache = new Map();
-    segmentCache.set(m, cache);
-  }
-  let pieces = cache.get(word);
-  if (pieces === undefined) {
-    pieces = segment(m, word);
-    cache.set(word, pieces);
-  }
-  return pieces;
+  return segment(m, word);
 }
 
 /** A vocabulary word, or a short word a joined run may contain. */

@@ -20,14 +20,15 @@ import { chunkDecodes, spreadRunReaches } from './encoded-payloads.js';
 import { astralEntry, foldEntry, K_CJK, K_HIDDEN, K_HIDDEN_IN_WORD, K_MULTI, K_SEP, K_SKIP, K_SPACE, K_WORD, kindOfFolded, multiFold } from './fold-classes.js';
 import { pushEncodedAt, pushEvidence, pushToken, resetTokens, tokensUnusable } from './fast-tokens.js';
 import { isLetterUnit } from './normalize-text.js';
-import { isKnownWord, segmentable, segmentation } from './phrase-matcher.js';
+import { isKnownWord, segmentable } from './phrase-matcher.js';
+import { pieceTriples, segmentUnits } from './segment-automaton.js';
 import { anyPigWordDecodes, isEmailAt, isGluedTag } from './text-views.js';
 import * as raw from './raw-classes.js';
 import { upperAfterLower } from './raw-classes.js';
 import * as bits from './trigger-bits.js';
 import { hashProbe, jsonProbe, tagProbe, urlEnd, urlProbe } from './trigger-probes.js';
 import { triggerTables, type TriggerTables } from './trigger-tables.js';
-import { createUnitsCache, HASH_BASE } from './word-index.js';
+import { HASH_BASE } from './word-index.js';
 import { LEET_ID, resolveWord, REVERSED_ID, ROT13_ID } from './word-lookup.js';
 
 export { ALL_TRIGGERS, TOKEN_TRIGGERS, TRIGGER } from './trigger-bits.js';
@@ -51,8 +52,6 @@ let prevChunk = -1;
 let prevEncoded = false;
 let prevPadded = false;
 let mdUntil = 0;
-// Vocabulary ids of the pieces of long joined words already segmented.
-const pieceCache = createUnitsCache<Int32Array>(1 << 16);
 let httpUntil = 0;
 
 /** Whether a chunk that ended needs {@link endChunk}: long, or looks encoded, or follows one that does. */
@@ -86,21 +85,6 @@ function touch(id: number): number {
 }
 
 /**
- * The pieces of a long joined word as [offset, length, id] triples (empty: it does not segment),
- * cached by the word's units.
- */
-function pieces(len: number, hash: number): Int32Array {
-  let p = pieceCache.get(units, len, hash);
-  if (p === undefined) {
-    const m = tables.matcher;
-    const w = String.fromCharCode(...units.subarray(0, len));
-    p = Int32Array.from((segmentation(m, w) ?? []).flatMap(([off, plen]) => [off, plen, m.vocab.get(w.slice(off, off + plen)) ?? -1]));
-    pieceCache.set(w, hash, p);
-  }
-  return p;
-}
-
-/**
  * A word of `len` units (in `units`, hash `hash`) at raw [start, end) ended; `flags`: R_DIGIT,
  * R_LETTER (ASCII), F_OTHER. Records its token(s) and returns the bits it sets.
  */
@@ -127,11 +111,12 @@ function endWord(len: number, hash: number, flags: number, mask: number, start: 
     return phraseDone ? bits : bits | touch(id);
   }
   if (segmentable(len, flags === R_LETTER)) {
-    const p = pieces(len, hash);
-    if (p.length > 0) {
+    const count = segmentUnits(tables.matcher.segmenter, units, len);
+    if (count > 0) {
       // Piece offsets are offsets in the word's units: raw ones only when each unit is one character.
       if (end - start !== len) tokensUnusable();
-      for (let k = 0; k < p.length; k += 3) {
+      const p = pieceTriples.data;
+      for (let k = 0; k < 3 * count; k += 3) {
         const off = p[k] ?? 0;
         const pid = p[k + 2] ?? -1;
         pushToken(start + off, start + off + (p[k + 1] ?? 0), pid);

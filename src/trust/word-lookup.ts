@@ -10,6 +10,7 @@
  * every exact, inflected and disguised form is in one hashed table, and the typo and leet
  * branches are entered only when the hashed deletion index says a match is possible.
  */
+import { buildSegmentAutomaton, pieceTriples, segmentUnits, type SegmentAutomaton } from './segment-automaton.js';
 import { buildHashSet, buildWordTable, createUnitsCache, deletionMayMatch, HASH_BASE, type HashSet, type UnitsCache, type WordTable } from './word-index.js';
 
 /** Special ids of tokens that spell a keyword in ROT13, backwards, or with digits as letters. */
@@ -78,7 +79,8 @@ export interface Lexicon {
   readonly words: WordTable;
   /** Hashes of the typo index's keys and of the long vocabulary words. */
   readonly typoKeys: HashSet;
-  readonly segmentKeys: HashSet;
+  /** The segment words (two letters up to {@link maxWordLength}), with their vocabulary ids. */
+  readonly segmenter: SegmentAutomaton;
 }
 
 function deletions(word: string): string[] {
@@ -173,7 +175,7 @@ export function buildLexicon(vocab: ReadonlyMap<string, number>): Lexicon {
     forms: buildWordTable(forms),
     words: buildWordTable(vocab),
     typoKeys: buildHashSet([...typoIndex.keys(), ...longWords]),
-    segmentKeys: buildHashSet(segmentWords),
+    segmenter: buildSegmentAutomaton([...segmentWords].filter((w) => w.length >= 2 && w.length <= maxWordLength).map((w) => [w, vocab.get(w) ?? -1] as const)),
   };
 }
 
@@ -247,39 +249,21 @@ export function resolveWord(m: Lexicon, units: Uint16Array, len: number, hash: n
   return id;
 }
 
+let segmentScratch = new Uint16Array(160);
+
 /**
- * Split a long run of lower-case letters into vocabulary words, allowing few uncovered letters.
- * Returns [offset, length] pairs, or null when the run does not read as words.
+ * Split a long run of lower-case letters into vocabulary words, allowing few uncovered letters
+ * (see segment-automaton). Returns [offset, length] pairs, or null when the run does not read
+ * as words.
  * @example segment(lexicon, 'ignoreallprevious') // [[0, 6], [6, 3], [9, 8]]
  */
 export function segment(m: Lexicon, word: string): [number, number][] | null {
   const n = word.length;
-  // cost[i]: fewest uncovered letters in word[0, i); from[i]: where the last piece started (-1 = skip one).
-  const cost = new Int32Array(n + 1).fill(1 << 30);
-  const from = new Int32Array(n + 1);
-  cost[0] = 0;
-  for (let i = 0; i < n; i++) {
-    const c = cost[i] ?? 0;
-    if (c + 1 < (cost[i + 1] ?? 0)) { cost[i + 1] = c + 1; from[i + 1] = -1; }
-    const max = Math.min(m.maxWordLength, n - i);
-    let h = word.charCodeAt(i);
-    for (let len = 2; len <= max; len++) {
-      h = (Math.imul(h, HASH_BASE) + word.charCodeAt(i + len - 1)) | 0;
-      if (c < (cost[i + len] ?? 0) && m.segmentKeys.has(h, len) && m.segmentWords.has(word.slice(i, i + len))) {
-        cost[i + len] = c;
-        from[i + len] = i;
-      }
-    }
-  }
-  if ((cost[n] ?? n) * 5 > n) return null;
+  if (segmentScratch.length < n) segmentScratch = new Uint16Array(n);
+  for (let k = 0; k < n; k++) segmentScratch[k] = word.charCodeAt(k);
+  const count = segmentUnits(m.segmenter, segmentScratch, n);
+  if (count === 0) return null;
   const pieces: [number, number][] = [];
-  let i = n;
-  while (i > 0) {
-    const f = from[i] ?? -1;
-    if (f === -1) { i--; continue; }
-    pieces.push([f, i - f]);
-    i = f;
-  }
-  pieces.reverse();
-  return pieces.filter(([, len]) => len >= 3).length >= 2 ? pieces : null;
+  for (let k = 0; k < count; k++) pieces.push([pieceTriples.data[3 * k] ?? 0, pieceTriples.data[3 * k + 1] ?? 0]);
+  return pieces;
 }
