@@ -51,14 +51,13 @@ export interface WordTable {
   getString(word: string, missing: number): number;
 }
 
-// Open addressing over flat arrays; every word's units are kept in one pool for the check.
+// Open addressing over one flat array, a slot being four int32s side by side — length + 1
+// (0: empty), hash, offset of the word's units in the pool, value — so a probe reads one cache
+// line; every word's units are kept in one pool for the check.
 class FlatWordTable implements WordTable {
   private readonly shift: number;
   private readonly mask: number;
-  private readonly keys: Int32Array;
-  private readonly lens: Int32Array; // length + 1; 0 = empty
-  private readonly offsets: Int32Array;
-  private readonly values: Int32Array;
+  private readonly slots: Int32Array;
   private readonly pool: Uint16Array;
   private readonly filter = new Int32Array(1 << 12);
 
@@ -66,10 +65,7 @@ class FlatWordTable implements WordTable {
     const bits = bitsFor(list.length);
     this.shift = 32 - bits;
     this.mask = (1 << bits) - 1;
-    this.keys = new Int32Array(1 << bits);
-    this.lens = new Int32Array(1 << bits);
-    this.offsets = new Int32Array(1 << bits);
-    this.values = new Int32Array(1 << bits);
+    this.slots = new Int32Array(4 << bits);
     this.pool = new Uint16Array(list.reduce((a, [w]) => a + w.length, 0));
     let at = 0;
     for (const [word, value] of list) {
@@ -77,11 +73,8 @@ class FlatWordTable implements WordTable {
       const b = filterBit(h, word.length);
       this.filter[b >>> 5] = (this.filter[b >>> 5] ?? 0) | (1 << (b & 31));
       let i = slotOf(h, word.length, this.shift);
-      while ((this.lens[i] ?? 0) !== 0) i = (i + 1) & this.mask;
-      this.keys[i] = h;
-      this.lens[i] = word.length + 1;
-      this.offsets[i] = at;
-      this.values[i] = value;
+      while ((this.slots[4 * i] ?? 0) !== 0) i = (i + 1) & this.mask;
+      this.slots.set([word.length + 1, h, at, value], 4 * i);
       for (let k = 0; k < word.length; k++) this.pool[at++] = word.charCodeAt(k);
     }
   }
@@ -89,15 +82,15 @@ class FlatWordTable implements WordTable {
   get(units: Uint16Array, len: number, hash: number, missing: number): number {
     const b = filterBit(hash, len);
     if (((this.filter[b >>> 5] ?? 0) & (1 << (b & 31))) === 0) return missing;
-    const pool = this.pool;
+    const { pool, slots } = this;
     for (let i = slotOf(hash, len, this.shift); ; i = (i + 1) & this.mask) {
-      const l = this.lens[i] ?? 0;
+      const l = slots[4 * i] ?? 0;
       if (l === 0) return missing;
-      if (l !== len + 1 || this.keys[i] !== hash) continue;
-      const o = this.offsets[i] ?? 0;
+      if (l !== len + 1 || slots[4 * i + 1] !== hash) continue;
+      const o = slots[4 * i + 2] ?? 0;
       let k = 0;
       while (k < len && pool[o + k] === units[k]) k++;
-      if (k === len) return this.values[i] ?? missing;
+      if (k === len) return slots[4 * i + 3] ?? missing;
     }
   }
 
