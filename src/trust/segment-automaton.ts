@@ -7,9 +7,12 @@
  * 98 % of ordinary text's) do not segment, and a pass says so in a few nanoseconds a letter.
  */
 
+/** The state bits of a transition; the bit above says words end in that state. */
+const STATE = 0x7fff;
+
 /** The automaton: a DFA over `a`-`z` and, per state, the words ending there. */
 export interface SegmentAutomaton {
-  /** `next[state * 26 + letter]`; state 0 is the root. */
+  /** `next[state * 26 + letter]` (state 0 is the root), with 0x8000 set when words end in the state reached. */
   readonly next: Uint16Array;
   /** Words ending at each state (its own and its suffixes'): `outLen`/`outId` from `outStart[state]` to `outStart[state + 1]`. */
   readonly outStart: Int32Array;
@@ -49,8 +52,8 @@ export function buildSegmentAutomaton(words: Iterable<readonly [string, number]>
   for (let q = 0; q < order.length; q++) for (const t of goto[order[q] ?? 0] ?? []) if (t >= 0) order.push(t);
   const renamed = new Int32Array(states);
   order.forEach((old, k) => (renamed[old] = k));
+  if (states > STATE) throw new Error('segment automaton: too many states for 15-bit transitions');
   const next = new Uint16Array(states * 26);
-  if (states > 0xffff) throw new Error('segment automaton: too many states for 16-bit transitions');
   const fail = new Int32Array(states);
   const outputs: [number, number][][] = order.map((old) => [...(own[old] ?? [])]);
   for (let s = 0; s < states; s++) {
@@ -68,6 +71,8 @@ export function buildSegmentAutomaton(words: Iterable<readonly [string, number]>
     }
     if (s > 0) outputs[s]?.push(...(outputs[fail[s] ?? 0] ?? []));
   }
+  // A transition into a state where words end carries the flag bit: most letters need no look.
+  for (let k = 0; k < next.length; k++) if ((outputs[next[k] ?? 0]?.length ?? 0) > 0) next[k] = (next[k] ?? 0) | (STATE + 1);
   const outStart = new Int32Array(states + 1);
   for (let s = 0; s < states; s++) outStart[s + 1] = (outStart[s] ?? 0) + (outputs[s]?.length ?? 0);
   const outLen = new Int32Array(outStart[states] ?? 0);
@@ -85,28 +90,39 @@ let cost = new Int32Array(161);
 let from = new Int32Array(161);
 let fromId = new Int32Array(161);
 
-/** The segmentation found by {@link segmentUnits}: [offset, length, id] per piece, valid until the next call. */
-export const pieceTriples = { data: new Int32Array(3 * 161), count: 0 };
-
-/**
- * Segment the lower-case letters `units[0, n)` (any other unit is never covered): the cover
- * with the fewest letters left over, ties going to the piece that starts first, accepted when at
- * most a fifth of the letters are left over and at least two pieces have three letters or more.
- * Returns the number of pieces (0: it does not segment), written to {@link pieceTriples}.
- * @example segmentUnits(automaton, Uint16Array.from('ignoreall', (c) => c.charCodeAt(0)), 9) // 2
- */
-export function segmentUnits(a: SegmentAutomaton, units: ArrayLike<number>, n: number): number {
-  if (cost.length <= n) {
-    cost = new Int32Array(n + 1);
-    from = new Int32Array(n + 1);
-    fromId = new Int32Array(n + 1);
+/** The fewest letters of `units[0, n)` a cover by segment words leaves over. */
+function coverCost(a: SegmentAutomaton, units: Uint16Array, n: number): number {
+  const { next, outStart, outLen } = a;
+  const cst = cost;
+  cst[0] = 0;
+  let s = 0;
+  let last = 0;
+  for (let j = 1; j <= n; j++) {
+    const c = (units[j - 1] as number) - 0x61;
+    const t = c >= 0 && c < 26 ? (next[s * 26 + c] as number) : 0;
+    s = t & STATE;
+    let best = last + 1;
+    if (t > STATE) {
+      for (let k = outStart[s] as number, e = outStart[s + 1] as number; k < e; k++) {
+        const v = cst[j - (outLen[k] as number)] as number;
+        if (v < best) best = v;
+      }
+    }
+    cst[j] = best;
+    last = best;
   }
+  return last;
+}
+
+/** {@link coverCost}'s pass again, recording where each position's best piece starts and its id. */
+function recordCover(a: SegmentAutomaton, units: Uint16Array, n: number): void {
   const { next, outStart, outLen, outId } = a;
   cost[0] = 0;
   let s = 0;
   for (let j = 1; j <= n; j++) {
     const c = (units[j - 1] ?? 0) - 0x61;
-    s = c >= 0 && c < 26 ? next[s * 26 + c] ?? 0 : 0;
+    const t = c >= 0 && c < 26 ? next[s * 26 + c] ?? 0 : 0;
+    s = t & STATE;
     // Ties go to the piece starting first; leaving letter j-1 over (from j-1) loses every tie.
     let best = (cost[j - 1] ?? 0) + 1;
     let start = j - 1;
@@ -120,7 +136,28 @@ export function segmentUnits(a: SegmentAutomaton, units: ArrayLike<number>, n: n
     from[j] = start === j - 1 ? -1 : start;
     fromId[j] = id;
   }
-  if ((cost[n] ?? n) * 5 > n) return 0;
+}
+
+/** The segmentation found by {@link segmentUnits}: [offset, length, id] per piece, valid until the next call. */
+export const pieceTriples = { data: new Int32Array(3 * 161), count: 0 };
+
+/**
+ * Segment the lower-case letters `units[0, n)` (any other unit is never covered): the cover
+ * with the fewest letters left over, ties going to the piece that starts first, accepted when at
+ * most a fifth of the letters are left over and at least two pieces have three letters or more.
+ * Returns the number of pieces (0: it does not segment), written to {@link pieceTriples}.
+ * @example segmentUnits(automaton, Uint16Array.from('ignoreall', (c) => c.charCodeAt(0)), 9) // 2
+ */
+export function segmentUnits(a: SegmentAutomaton, units: Uint16Array, n: number): number {
+  if (cost.length <= n) {
+    cost = new Int32Array(n + 1);
+    from = new Int32Array(n + 1);
+    fromId = new Int32Array(n + 1);
+  }
+  // Most long words do not segment: a first pass only counts the letters left over, and the
+  // pieces are recorded by a second pass for the few that do.
+  if (coverCost(a, units, n) * 5 > n) return 0;
+  recordCover(a, units, n);
   // Walk back from the end; then reverse the pieces into reading order.
   const out = pieceTriples.data.length >= 3 * n ? pieceTriples.data : (pieceTriples.data = new Int32Array(3 * n));
   let count = 0;

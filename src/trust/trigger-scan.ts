@@ -18,18 +18,17 @@
  */
 import { chunkDecodes, spreadRunReaches } from './encoded-payloads.js';
 import { astralEntry, foldEntry, K_CJK, K_HIDDEN, K_HIDDEN_IN_WORD, K_MULTI, K_SEP, K_SKIP, K_SPACE, K_WORD, kindOfFolded, multiFold } from './fold-classes.js';
-import { pushEncodedAt, pushEvidence, pushToken, resetTokens, tokensUnusable } from './fast-tokens.js';
+import { pushEncodedAt, resetTokens, tokensUnusable } from './fast-tokens.js';
 import { isLetterUnit } from './normalize-text.js';
-import { isKnownWord, segmentable } from './phrase-matcher.js';
-import { pieceTriples, segmentUnits } from './segment-automaton.js';
+import { isKnownWord } from './phrase-matcher.js';
 import { anyPigWordDecodes, isEmailAt, isGluedTag } from './text-views.js';
 import * as raw from './raw-classes.js';
 import { upperAfterLower } from './raw-classes.js';
 import * as bits from './trigger-bits.js';
 import { hashProbe, jsonProbe, tagProbe, urlEnd, urlProbe } from './trigger-probes.js';
-import { triggerTables, type TriggerTables } from './trigger-tables.js';
+import type { TriggerTables } from './trigger-tables.js';
+import { endWord, F_OTHER, MAX_WORD, startWords, units } from './trigger-words.js';
 import { HASH_BASE } from './word-index.js';
-import { LEET_ID, resolveWord, REVERSED_ID, ROT13_ID } from './word-lookup.js';
 
 export { ALL_TRIGGERS, TOKEN_TRIGGERS, TRIGGER } from './trigger-bits.js';
 
@@ -37,17 +36,8 @@ export { ALL_TRIGGERS, TOKEN_TRIGGERS, TRIGGER } from './trigger-bits.js';
 const { CHUNK_AND, RAW, R_BASE64, R_BIN, R_DIGIT, R_GAP, R_HEX, R_LETTER, R_LOWER, R_SIGN, R_SPREAD, R_UPPER } = raw;
 const { ALL_TRIGGERS, TRIGGER } = bits;
 
-const MAX_WORD = 160;
-const MAX_LOOKUP = 40;
-const F_OTHER = 256; // a word unit outside ASCII (beside the R_ classes of ASCII ones)
-
 // The pass's state shared with its helpers (module scope: no closure per call).
-const units = new Uint16Array(MAX_WORD);
 let tables: TriggerTables;
-let lastSeen = new Float64Array(0); // per phrase slot: the word number that last filled it
-let word = 0; // word number; only grows, so slots filled by earlier calls are out of every span
-let ay1 = 0;
-let ay2 = 0;
 let prevChunk = -1;
 let prevEncoded = false;
 let prevPadded = false;
@@ -64,70 +54,6 @@ function chunkEnds(s: number, base: number, pad: number, f: number): boolean {
 
 // Units where a structural marker (or one of its probes) starts.
 const isMarkerUnit = (u: number): boolean => u === 0x3c || u === 0x5b || u === 0x7b || u === 0x28 || u === 0x23 || u === 0x3a || u === 0x5d || u === 0x22 || u === 0x27;
-
-/** Mark the slots word id `id` fills; the phrase bit when one of the phrases it ends is complete. */
-function touch(id: number): number {
-  const plan = tables.touchPlan;
-  const seen = lastSeen;
-  const now = word;
-  let k = tables.touchStart[id] ?? 0;
-  for (let e = k + 1 + (plan[k] ?? 0), j = k + 1; j < e; j++) seen[plan[j] ?? 0] = now;
-  k += 1 + (plan[k] ?? 0);
-  for (let p = 0, ends = plan[k++] ?? 0; p < ends; p++) {
-    const from = now - (plan[k] ?? 0);
-    const e = k + 2 + (plan[k + 1] ?? 0);
-    let j = k + 2;
-    while (j < e && (seen[plan[j] ?? 0] ?? -Infinity) >= from) j++;
-    if (j === e) return TRIGGER.phrase;
-    k = e;
-  }
-  return 0;
-}
-
-/**
- * A word of `len` units (in `units`, hash `hash`) at raw [start, end) ended; `flags`: R_DIGIT,
- * R_LETTER (ASCII), F_OTHER. Records its token(s) and returns the bits it sets.
- */
-function endWord(len: number, hash: number, flags: number, mask: number, start: number, end: number): number {
-  word++;
-  let bits = 0;
-  const ay = len >= 4 && len <= MAX_WORD && units[len - 1] === 0x79 && units[len - 2] === 0x61;
-  if (ay) {
-    if (word - ay2 <= 22) bits |= TRIGGER.pigLatin;
-    ay2 = ay1;
-    ay1 = word;
-  }
-  let id = -1;
-  if (len <= MAX_LOOKUP) {
-    id = resolveWord(tables.matcher, units, len, hash, (flags & (R_DIGIT | R_LETTER)) === (R_DIGIT | R_LETTER));
-    if (id === ROT13_ID) bits |= TRIGGER.rot13;
-    else if (id === REVERSED_ID) bits |= TRIGGER.reversed;
-    else if (id === LEET_ID) bits |= TRIGGER.leet;
-  }
-  pushEvidence(start, len, id, ay);
-  const phraseDone = ((mask | bits) & TRIGGER.phrase) !== 0;
-  if (id >= 0) {
-    pushToken(start, end, id);
-    return phraseDone ? bits : bits | touch(id);
-  }
-  if (segmentable(len, flags === R_LETTER)) {
-    const count = segmentUnits(tables.matcher.segmenter, units, len);
-    if (count > 0) {
-      // Piece offsets are offsets in the word's units: raw ones only when each unit is one character.
-      if (end - start !== len) tokensUnusable();
-      const p = pieceTriples.data;
-      for (let k = 0; k < 3 * count; k += 3) {
-        const off = p[k] ?? 0;
-        const pid = p[k + 2] ?? -1;
-        pushToken(start + off, start + off + (p[k + 1] ?? 0), pid);
-        if (pid >= 0 && !phraseDone) bits |= touch(pid);
-      }
-      return bits;
-    }
-  }
-  pushToken(start, end, -1);
-  return bits;
-}
 
 /** The last word (`len` units, ASCII from `asciiFrom`) reads as the end of a line label. */
 function isLabelEnd(len: number, asciiFrom: number): boolean {
@@ -191,10 +117,7 @@ function endChunk(text: string, s: number, base: number, pad: number, f: number,
  * @example scanTriggers('The meeting moved to Tuesday.') // 0
  */
 export function scanTriggers(text: string): number {
-  tables = triggerTables();
-  if (lastSeen.length !== tables.slotCount) lastSeen = new Float64Array(tables.slotCount).fill(-Infinity);
-  word += tables.maxSpan + 2;
-  ay1 = -Infinity; ay2 = -Infinity;
+  tables = startWords();
   prevChunk = -1; mdUntil = 0; httpUntil = 0;
   resetTokens();
   const n = text.length;
@@ -225,7 +148,6 @@ export function scanTriggers(text: string): number {
   let prev = 0;
   let c = n > 0 ? text.charCodeAt(0) : 0;
   while (i < n) {
-    const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
     const r = RAW[c] ?? 0;
     if ((r & (R_LETTER | R_DIGIT)) !== 0) {
       // A run of ASCII letters and digits, nearly all of any text: one tight loop for the chunk
@@ -268,14 +190,18 @@ export function scanTriggers(text: string): number {
       // Mixed case needs an upper-case letter after the run's first: "The" is not read again.
       if ((cf & 32) === 0 && (rest & R_UPPER) !== 0 && (any & R_LOWER) !== 0 && upperAfterLower(text, runStart, i)) cf |= 32;
       wlen = len; wh = h; wflags |= any; wend = i; prev = p; c = cc;
-      // Spread-out letters ("i g n o r e"): only the run's last letter can stand alone.
-      if (((RAW[p] ?? 0) & R_LETTER) !== 0 && ((RAW[i - 1 > runStart ? text.charCodeAt(i - 2) : before] ?? 0) & R_LETTER) === 0) {
+      // Spread-out letters ("i g n o r e"): only the run's last letter can stand alone (never in
+      // a run of two letters or more).
+      if ((all & R_LETTER) !== 0 && i - runStart >= 2) spread = 0;
+      else if (((RAW[p] ?? 0) & R_LETTER) !== 0 && ((RAW[i - 1 > runStart ? text.charCodeAt(i - 2) : before] ?? 0) & R_LETTER) === 0) {
         spread = i - 1 === runStart && spread > 0 && spreadGap >= 1 && spreadGap <= 3 ? spread + 1 : 1;
         spreadGap = 0;
         if (spread >= 4) mask |= TRIGGER.spread;
       } else spread = 0;
-      continue;
+      // Seven runs in ten end at a space: it is read below, in this same turn of the loop.
+      if (c !== 0x20) continue;
     }
+    const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
     if (c === 0x20) {
       // A space, the next most common: ends the chunk and the word.
       if (cs >= 0) { if (chunkEnds(cs, cBase, cPad, cf)) mask |= endChunk(text, cs, cBase, cPad, cf, !gapBroken && gap >= 1 && gap <= 2); cs = -1; gap = 0; gapBroken = false; }

@@ -11,7 +11,7 @@
  * branches are entered only when the hashed deletion index says a match is possible.
  */
 import { buildSegmentAutomaton, pieceTriples, segmentUnits, type SegmentAutomaton } from './segment-automaton.js';
-import { buildHashSet, buildWordTable, createUnitsCache, deletionMayMatch, HASH_BASE, type HashSet, type UnitsCache, type WordTable } from './word-index.js';
+import { buildHashSet, buildWordTable, deletionMayMatch, HASH_BASE, type HashSet, type WordTable } from './word-index.js';
 
 /** Special ids of tokens that spell a keyword in ROT13, backwards, or with digits as letters. */
 export const ROT13_ID = -2;
@@ -81,6 +81,21 @@ export interface Lexicon {
   readonly typoKeys: HashSet;
   /** The segment words (two letters up to {@link maxWordLength}), with their vocabulary ids. */
   readonly segmenter: SegmentAutomaton;
+  /** {@link lookup}'s answer for every word of one to three letters a-z, by {@link shortWordIndex}. */
+  readonly shortIds: Int16Array;
+}
+
+/** Longest word {@link Lexicon.shortIds} answers for. */
+export const MAX_SHORT_WORD = 3;
+
+/**
+ * The index in {@link Lexicon.shortIds} of the lower-case word `units[0, len)` (1 to 3 letters
+ * a-z): its letters as base-27 digits 1-26, so each length has indexes of its own.
+ */
+export function shortWordIndex(units: Uint16Array, len: number): number {
+  let x = 0;
+  for (let k = 0; k < len; k++) x = x * 27 + ((units[k] as number) - 0x60);
+  return x;
 }
 
 function deletions(word: string): string[] {
@@ -170,34 +185,24 @@ export function buildLexicon(vocab: ReadonlyMap<string, number>): Lexicon {
   }
   for (const word of disguised.keys()) addForm(word);
   const longWords = [...vocab.keys()].filter((w) => w.length >= MIN_TYPO_LENGTH);
+  // Short words have no typo, leet or disguised reading: their forms entry is the whole answer.
+  const shortIds = new Int16Array(27 ** MAX_SHORT_WORD).fill(-1);
+  for (const [f, id] of forms) {
+    if (f.length > MAX_SHORT_WORD || !/^[a-z]+$/.test(f)) continue;
+    if (id !== (id << 16) >> 16 || id < -1) throw new Error(`short word ${f}: id ${id} is not a vocabulary id in 16 bits`);
+    shortIds[shortWordIndex(Uint16Array.from(f, (c) => c.charCodeAt(0)), f.length)] = id;
+  }
   return {
     ...partial,
     forms: buildWordTable(forms),
     words: buildWordTable(vocab),
     typoKeys: buildHashSet([...typoIndex.keys(), ...longWords]),
+    shortIds,
     segmenter: buildSegmentAutomaton([...segmentWords].filter((w) => w.length >= 2 && w.length <= maxWordLength).map((w) => [w, vocab.get(w) ?? -1] as const)),
   };
 }
 
 const lookupCache = new WeakMap<Lexicon, Map<string, number>>();
-// Answers for the words the hashed deletion index lets through to the string lookup (about 3 %
-// of the words outside `forms` long enough for it): most recur ("product", "address1"), and one
-// memo probe answers a repeat without building the string. The deletion index is asked first: a
-// probe of this memo touches more memory than the index's L1-sized filter does.
-const MISS_MEMO_SIZE = 1 << 15;
-const missMemos = new WeakMap<Lexicon, UnitsCache<number>>();
-let memoLexicon: Lexicon | undefined;
-let memo: UnitsCache<number> = createUnitsCache<number>(1);
-
-/** The miss memo of `m` (the last one asked for is kept at hand: the fast path uses one lexicon). */
-function missMemo(m: Lexicon): UnitsCache<number> {
-  if (m === memoLexicon) return memo;
-  let found = missMemos.get(m);
-  if (found === undefined) { found = createUnitsCache<number>(MISS_MEMO_SIZE); missMemos.set(m, found); }
-  memoLexicon = m;
-  memo = found;
-  return found;
-}
 const MISSING = -0x7fffffff;
 // LEET_DIGITS as code units, by digit; '1' is tried as both 'i' and 'l'.
 const LEET_UNITS = Uint16Array.from('0123456789', (d) => (LEET_DIGITS[d] ?? d).charCodeAt(0));
@@ -230,23 +235,23 @@ function spellsLeet(m: Lexicon, units: Uint16Array, len: number): boolean {
  */
 export function resolveWord(m: Lexicon, units: Uint16Array, len: number, hash: number, digitsAndLetters: boolean): number {
   const hit = m.forms.get(units, len, hash, MISSING);
-  if (hit !== MISSING) return hit;
-  // Not in `forms`, so no exact, inflected or disguised reading: a typo or leet one is left.
+  return hit !== MISSING ? hit : readingId(m, units, len, hash, digitsAndLetters);
+}
+
+/**
+ * {@link resolveWord} of a word not in `forms` (no exact, inflected or disguised reading): a
+ * typo or leet reading, or -1.
+ */
+export function readingId(m: Lexicon, units: Uint16Array, len: number, hash: number, digitsAndLetters: boolean): number {
   const leet = digitsAndLetters && len >= 4 && len <= MAX_LEET_LENGTH;
-  if (len < MIN_TYPO_LENGTH - 1 || len > MAX_TYPO_LENGTH) return leet && spellsLeet(m, units, len) ? LEET_ID : -1;
-  if (!deletionMayMatch(units, len, hash, m.typoKeys)) return leet && spellsLeet(m, units, len) ? LEET_ID : -1;
-  // Alphanumeric ids ("a1b2c3d4") are unique more often than not: not worth a memo entry.
-  const memo = digitsAndLetters ? undefined : missMemo(m);
-  const known = memo?.get(units, len, hash);
-  if (known !== undefined) return known;
-  const word = String.fromCharCode(...units.subarray(0, len));
+  if (len < MIN_TYPO_LENGTH - 1 || len > MAX_TYPO_LENGTH || !deletionMayMatch(units, len, hash, m.typoKeys)) {
+    return leet && spellsLeet(m, units, len) ? LEET_ID : -1;
+  }
   // One edit from a rule word or from one of its deletions ("product", "address1"): the
-  // string lookup decides.
+  // string lookup decides (about 3 % of the words the deletion index is asked about).
   let cache = lookupCache.get(m);
   if (cache === undefined) { cache = new Map(); lookupCache.set(m, cache); }
-  const id = lookup(m, word, cache);
-  memo?.set(word, hash, id);
-  return id;
+  return lookup(m, String.fromCharCode(...units.subarray(0, len)), cache);
 }
 
 let segmentScratch = new Uint16Array(160);
