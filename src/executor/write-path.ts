@@ -159,9 +159,17 @@ export async function runWrite(deps: WriteDeps, input: WriteInput): Promise<Writ
       action: decision.code === LEDGER_CODES.IN_FLIGHT ? 'query_by_idempotency_key' : 'fix_arguments',
       kind: 'execution',
     };
+    // In flight: this call sent nothing, but the write it asks for is running under the key and
+    // may commit, so the answer is `unknown` (pending reconciliation), never `failed` — read as
+    // "nothing happened", a failure would invite the user to be told the charge did not go
+    // through. A key reused for other arguments is the caller's mistake: `failed`.
+    const envelope =
+      decision.code === LEDGER_CODES.IN_FLIGHT
+        ? unknownEnvelope(reconcileContext(rules, { ...input.call, attempt: Math.max(1, input.call.attempt ?? 1) }, key, isoAt(deps.now())), { category: 'conflict', code: decision.code, message: decision.message }, 'pending')
+        : failed({ call: { ...input.call, idempotency_key: key }, error, side_effect: { occurred: false, operation, idempotency_key: key } });
     return {
       ...base,
-      envelope: failed({ call: { ...input.call, idempotency_key: key }, error, side_effect: { occurred: false, operation, idempotency_key: key } }),
+      envelope,
       replayed: false,
       refused: true,
       attempts: 0,

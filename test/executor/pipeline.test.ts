@@ -51,6 +51,9 @@ describe('idempotent writes through the ledger', () => {
     const second = await executor.call({ call_id: 'c2', tool_name: tool.name, args: { id: 'o1' }, idempotency_key: 'k1' }, user);
     release();
     expect(second.error?.code).toBe('IDEMPOTENCY_KEY_IN_FLIGHT');
+    // The write it asks for may still commit: unknown, to be looked up by the key, never "failed".
+    expect(second).toMatchObject({ status: 'unknown', side_effect: { possibly_occurred: true, idempotency_key: 'k1' }, reconciliation: { state: 'pending', idempotency_key: 'k1' } });
+    expect(validate(second).valid).toBe(true);
     expect((await first).status).toBe('succeeded');
   });
 
