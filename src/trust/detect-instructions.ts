@@ -12,6 +12,7 @@ import { findCjkOverrides } from './cjk-phrases.js';
 import { findEncodedRuns, findEncodedRunsNear } from './encoded-payloads.js';
 import { scanMarkers } from './marker-scan.js';
 import { normalizeText } from './normalize-text.js';
+import { findPhrasesAt } from './phrase-candidates.js';
 import { findPhrases, isKnownWord, tokenize, type PhraseMatcher, type PhraseRule } from './phrase-matcher.js';
 import { crossesSentence } from './sentence-break.js';
 import { describesDismissal } from './described-dismissal.js';
@@ -137,7 +138,7 @@ function scanPlain(text: string, mask: number, read: ReturnType<typeof recordedT
   const m = phraseMatcher();
   if ((mask & TOKEN_TRIGGERS) !== 0 && read !== null) {
     if ((mask & TRIGGER.phrase) !== 0) {
-      for (const hit of findPhrases(m, read.tokens)) pushPhrase(spans, text, hit.rule, hit.startChar, hit.endChar);
+      for (const hit of findPhrasesAt(m, read.tokens, read.candidates)) pushPhrase(spans, text, hit.rule, hit.startChar, hit.endChar);
     }
     evidenceAt = read.evidenceAt;
     tokenAt = read.tokens.starts;

@@ -19,6 +19,11 @@ let singles = 0;
 // Where chunks that decode (or open a spread run that does) start; null once too many to keep.
 const MAX_ENCODED = 1 << 16;
 let encodedAt: number[] | null = [];
+// Phrase candidates as (phrase index, token where its last slot was filled) pairs; -1 once too
+// many to keep (the phrase scan then reads every token).
+const MAX_CANDIDATES = 1024;
+const candidates = new Int32Array(2 * MAX_CANDIDATES);
+let candidateCount = 0;
 
 /** Start recording a new text. */
 export function resetTokens(): void {
@@ -27,6 +32,16 @@ export function resetTokens(): void {
   usable = true;
   singles = 0;
   encodedAt = [];
+  candidateCount = 0;
+}
+
+/** Record that phrase `phrase` may end at the token recorded last (its slots were all filled within its span). */
+export function pushCandidate(phrase: number): void {
+  if (candidateCount < 0) return;
+  if (candidateCount >= MAX_CANDIDATES) { candidateCount = -1; return; }
+  candidates[2 * candidateCount] = phrase;
+  candidates[2 * candidateCount + 1] = count - 1;
+  candidateCount++;
 }
 
 /** Record that the encoded run the decoder would read at raw offset `at` decodes. */
@@ -76,11 +91,19 @@ export function pushEvidence(start: number, len: number, special: number, ay: bo
   if (ay && evidence.length < MAX_EVIDENCE) evidence.push([start, 6]);
 }
 
+/** The tokens of one pass, their evidence, and its phrase candidates (null: not all were kept). */
+export interface RecordedTokens {
+  readonly tokens: Tokens;
+  readonly evidenceAt: readonly (readonly [number, 2 | 3 | 4 | 5 | 6])[];
+  /** (phrase index, last token) pairs, in the order the pass found them. */
+  readonly candidates: Int32Array | null;
+}
+
 /**
  * The tokens of the last pass (copied), in offsets of its text, or null when they cannot stand
  * for the tokenizer's.
  */
-export function recordedTokens(): { tokens: Tokens; evidenceAt: readonly (readonly [number, 2 | 3 | 4 | 5 | 6])[] } | null {
+export function recordedTokens(): RecordedTokens | null {
   if (!usable) return null;
   const tokens: Tokens = {
     count,
@@ -94,5 +117,5 @@ export function recordedTokens(): { tokens: Tokens; evidenceAt: readonly (readon
     ayWords: 0,
     evidenceAt: evidence,
   };
-  return { tokens, evidenceAt: evidence };
+  return { tokens, evidenceAt: evidence, candidates: candidateCount < 0 ? null : candidates.slice(0, 2 * candidateCount) };
 }

@@ -260,41 +260,46 @@ export function tokenize(m: PhraseMatcher, text: string): Tokens {
 }
 
 /**
+ * Where phrase `p` matched from its slot `slot - 1` at token `at` ends: the last token of the
+ * first way (in token order) its remaining slots are filled within their gaps, or -1.
+ */
+export function matchFrom(p: CompiledPhrase, slot: number, at: number, ids: Int32Array, count: number): number {
+  if (slot === p.slots.length) return at;
+  const table = p.slots[slot];
+  const gap = p.gaps[slot - 1] ?? 0;
+  if (table === undefined) return -1;
+  const last = Math.min(count - 1, at + 1 + gap);
+  for (let j = at + 1; j <= last; j++) {
+    const id = ids[j] ?? -1;
+    if (id >= 0 && table[id] === 1) {
+      const end = matchFrom(p, slot + 1, j, ids, count);
+      if (end >= 0) return end;
+    }
+  }
+  return -1;
+}
+
+/** The hit of phrase `p` over tokens [t, last]. */
+export function phraseHit(p: CompiledPhrase, tokens: Tokens, t: number, last: number): PhraseHit {
+  return { rule: { id: p.id, family: p.family, strong: p.strong, source: p.source }, startChar: tokens.starts[t] ?? 0, endChar: tokens.ends[last] ?? 0 };
+}
+
+/**
  * Find every phrase that matches, starting at each token. Bounded search per start token.
+ * Hits come in token order, then rule order; at most `limit`.
  * @example findPhrases(matcher, tokenize(matcher, 'ignore all previous instructions'))
  */
 export function findPhrases(m: PhraseMatcher, tokens: Tokens, limit = 256): PhraseHit[] {
   const hits: PhraseHit[] = [];
-  const seen = new Set<string>();
-  const { count, ids, starts, ends } = tokens;
-  const match = (p: CompiledPhrase, slot: number, at: number): number => {
-    if (slot === p.slots.length) return at;
-    const table = p.slots[slot];
-    const gap = p.gaps[slot - 1] ?? 0;
-    if (table === undefined) return -1;
-    const last = Math.min(count - 1, at + 1 + gap);
-    for (let j = at + 1; j <= last; j++) {
-      const id = ids[j] ?? -1;
-      if (id >= 0 && table[id] === 1) {
-        const end = match(p, slot + 1, j);
-        if (end >= 0) return end;
-      }
-    }
-    return -1;
-  };
+  const { count, ids } = tokens;
   for (let t = 0; t < count; t++) {
     const id = ids[t] ?? -1;
     if (id < 0) continue;
-    const candidates = m.byFirstWord[id];
-    if (candidates === undefined || candidates.length === 0) continue;
-    for (const p of candidates) {
-      const last = match(p, 1, t);
+    // A rule is listed once under each of its first words, so (rule, start) never repeats.
+    for (const p of m.byFirstWord[id] ?? []) {
+      const last = matchFrom(p, 1, t, ids, count);
       if (last < 0) continue;
-      // One hit per rule and start keeps output bounded on repetitive input.
-      const key = `${p.id}:${t}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      hits.push({ rule: { id: p.id, family: p.family, strong: p.strong, source: p.source }, startChar: starts[t] ?? 0, endChar: ends[last] ?? 0 });
+      hits.push(phraseHit(p, tokens, t, last));
       if (hits.length >= limit) return hits;
     }
   }

@@ -208,7 +208,7 @@ export function scanTriggers(text: string): number {
       gap++;
       if (spread > 0 && ++spreadGap > 3) spread = 0;
       if (wlen > 0) {
-        mask |= endWord(wlen, wh, wflags & (R_LETTER | R_DIGIT | F_OTHER), mask, wstart, wend);
+        mask |= endWord(wlen, wh, wflags & (R_LETTER | R_DIGIT | F_OTHER), wstart, wend);
         lastLen = wlen;
         lastAsciiFrom = asciiFrom;
         wlen = 0;
@@ -287,7 +287,7 @@ export function scanTriggers(text: string): number {
       const glued = wlen > 0;
       if (glued) {
         lastUnit = units[Math.min(wlen, MAX_WORD) - 1] ?? 0;
-        mask |= endWord(wlen, wh, wflags & (R_LETTER | R_DIGIT | F_OTHER), mask, wstart, wend);
+        mask |= endWord(wlen, wh, wflags & (R_LETTER | R_DIGIT | F_OTHER), wstart, wend);
         lastLen = wlen;
         lastAsciiFrom = asciiFrom;
         wlen = 0;
@@ -302,7 +302,7 @@ export function scanTriggers(text: string): number {
       lastUnit = u;
     }
   }
-  if (wlen > 0) mask |= endWord(wlen, wh, wflags & (R_LETTER | R_DIGIT | F_OTHER), mask, wstart, wend);
+  if (wlen > 0) mask |= endWord(wlen, wh, wflags & (R_LETTER | R_DIGIT | F_OTHER), wstart, wend);
   if (cs >= 0 && chunkEnds(cs, cBase, cPad, cf)) mask |= endChunk(text, cs, cBase, cPad, cf, !gapBroken && gap >= 1 && gap <= 2);
   if ((mask & TRIGGER.pigLatin) !== 0 && !anyPigWordDecodes(text, (w) => isKnownWord(tables.matcher, w))) mask &= ~TRIGGER.pigLatin;
   return mask;

@@ -5,7 +5,7 @@
  * candidate when its last slot is filled and every other slot was filled within the rule's
  * span, see trigger-tables).
  */
-import { pushEvidence, pushToken, tokensUnusable } from './fast-tokens.js';
+import { pushCandidate, pushEvidence, pushToken, tokensUnusable } from './fast-tokens.js';
 import { segmentable } from './phrase-matcher.js';
 import * as raw from './raw-classes.js';
 import { pieceTriples, segmentUnits } from './segment-automaton.js';
@@ -48,7 +48,10 @@ export function startWords(): TriggerTables {
   return tables;
 }
 
-/** Mark the slots word id `id` fills; the phrase bit when one of the phrases it ends is complete. */
+/**
+ * Mark the slots word id `id` fills; the phrase bit when one of the phrases it ends is complete,
+ * each of which is recorded as a candidate ending at the token recorded last.
+ */
 function touch(id: number): number {
   const t = tables;
   const plan = t.touchPlan;
@@ -60,6 +63,7 @@ function touch(id: number): number {
   let k = t.touchStart[id] ?? 0;
   for (let e = k + 1 + (plan[k] ?? 0), j = k + 1; j < e; j++) seen[plan[j] ?? 0] = now;
   k += 1 + (plan[k] ?? 0);
+  let bit = 0;
   for (let p = 0, ends = plan[k++] ?? 0; p < ends; p++) {
     // A record: phrase, span, length, then per other slot: slot, count of common words, their numbers.
     const from = now - (plan[k + 1] ?? 0);
@@ -74,17 +78,20 @@ function touch(id: number): number {
       }
       j += 2 + commons;
     }
-    if (j === e) return TRIGGER.phrase;
+    if (j === e) {
+      bit = TRIGGER.phrase;
+      pushCandidate(plan[k] ?? 0);
+    }
     k = e;
   }
-  return 0;
+  return bit;
 }
 
 /**
  * A word of `len` units (in `units`, hash `hash`) at raw [start, end) ended; `flags`: R_DIGIT,
  * R_LETTER (ASCII), F_OTHER. Records its token(s) and returns the bits it sets.
  */
-export function endWord(len: number, hash: number, flags: number, mask: number, start: number, end: number): number {
+export function endWord(len: number, hash: number, flags: number, start: number, end: number): number {
   word++;
   if (len <= MAX_SHORT_WORD && flags === R_LETTER) {
     // A word of three letters or fewer (a third of all words): one table read gives its id, and
@@ -92,7 +99,7 @@ export function endWord(len: number, hash: number, flags: number, mask: number, 
     const id = tables.matcher.shortIds[shortWordIndex(units, len)] ?? -1;
     pushEvidence(start, len, id, false);
     pushToken(start, end, id);
-    return id >= 0 && (mask & TRIGGER.phrase) === 0 ? touch(id) : 0;
+    return id >= 0 ? touch(id) : 0;
   }
   let bits = 0;
   const ay = len >= 4 && len <= MAX_WORD && units[len - 1] === 0x79 && units[len - 2] === 0x61;
@@ -124,10 +131,9 @@ export function endWord(len: number, hash: number, flags: number, mask: number, 
   else if (id === REVERSED_ID) bits |= TRIGGER.reversed;
   else if (id === LEET_ID) bits |= TRIGGER.leet;
   pushEvidence(start, len, id, ay);
-  const phraseDone = ((mask | bits) & TRIGGER.phrase) !== 0;
   if (id >= 0) {
     pushToken(start, end, id);
-    return phraseDone ? bits : bits | touch(id);
+    return bits | touch(id);
   }
   if (pieces !== 0 && segmentable(len, flags === R_LETTER)) {
     const count = segmentUnits(m.segmenter, units, len);
@@ -139,7 +145,7 @@ export function endWord(len: number, hash: number, flags: number, mask: number, 
         const off = p[k] ?? 0;
         const pid = p[k + 2] ?? -1;
         pushToken(start + off, start + off + (p[k + 1] ?? 0), pid);
-        if (pid >= 0 && !phraseDone) bits |= touch(pid);
+        if (pid >= 0) bits |= touch(pid);
       }
       return bits;
     }
