@@ -10,7 +10,7 @@ import { validate } from '../../src/contract/index.js';
 import { ENVELOPE_META_KEY, serveHttp, type HttpGateway } from '../../src/gateway/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { Store } from '../../src/store/index.js';
-import { connectHttpV1, connectStdio, gatewayArgv, SERVERS, tempDir, type SdkGeneration, type TestClient } from './helpers.js';
+import { connectHttpV1, connectStdio, eventually, gatewayArgv, SERVERS, tempDir, type SdkGeneration, type TestClient } from './helpers.js';
 
 const dir = tempDir();
 const files = tempDir('trc-gw-files-');
@@ -101,6 +101,9 @@ describe('the Streamable HTTP gateway', () => {
     expect(content.startsWith(first) && first.length > 0).toBe(true);
     expect((read['_meta'] as Record<string, { total_bytes: number; next: string }>)['dev.tool-result-contract/chunk']).toMatchObject({ total_bytes: bytes, next: `${uri}?offset=${Buffer.byteLength(first)}` });
     await expect(b.request('resources/read', { uri })).rejects.toThrow(/not available to this session/);
+    // Read calls' records are written behind (within the audit window): wait for this one.
+    const store = httpStore;
+    await eventually(async () => (await store.listAudit({ tool: 'read_text_file' })).length > 0);
     const audit = await httpStore.listAudit({ tool: 'read_text_file' });
     expect(audit.map((r) => r.principal)).toEqual([`session:${[...http.sessions.keys()].find((id) => audit[0]?.principal.endsWith(id))}`]);
   });
