@@ -68,3 +68,18 @@ function nibble(c: number): number {
   const l = c | 0x20;
   return l >= 0x61 && l <= 0x66 ? l - 0x57 : -1;
 }
+
+/**
+ * The bytes of the binary digits `text[s, e)` (a multiple of 8, every unit `0` or `1`), eight
+ * digits a byte, most significant first; a view of a buffer that the next call overwrites.
+ * @example bitBytes('0110100001101001', 0, 16) // Uint8Array [0x68, 0x69]
+ */
+export function bitBytes(text: string, s: number, e: number): Uint8Array {
+  const out = room((e - s) >> 3);
+  for (let i = s, k = 0; i < e; k++) {
+    let b = 0;
+    for (const stop = i + 8; i < stop; i++) b = (b << 1) | (text.charCodeAt(i) - 0x30);
+    out[k] = b;
+  }
+  return out.subarray(0, (e - s) >> 3);
+}

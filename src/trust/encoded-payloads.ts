@@ -6,7 +6,7 @@
  * space, only read as printable text. Runs are found in one linear pass; decoding is linear in
  * the run length, and the total decoded per call is capped.
  */
-import { base64Bytes, hexBytes } from './chunk-bytes.js';
+import { base64Bytes, bitBytes, hexBytes } from './chunk-bytes.js';
 
 /** Kinds of encoded run (and of `encoded.<kind>` rules). */
 export const ENCODED_KINDS = ['base64', 'hex', 'binary'] as const;
@@ -192,7 +192,7 @@ function decodeChunks(text: string, chunks: readonly Chunk[], readable: Readable
   if (only !== undefined) {
     let e = only.e;
     while (e > only.s && text.charCodeAt(e - 1) === 0x3d) e--;
-    if (e - only.s < MIN_HEX) return decodeShort(text, only, e, readable, min);
+    return decodeOne(text, only, e, readable, min);
   }
   const joined = chunks.map((c) => text.slice(c.s, c.e)).join('');
   const len = joined.replace(/=+$/, '').length;
@@ -215,13 +215,14 @@ function decodeChunks(text: string, chunks: readonly Chunk[], readable: Readable
 }
 
 /**
- * One chunk shorter than 16 characters (`e`: where its padding starts), as the joined path above
- * would decode it, read in place: only taint decodes runs this short, and nearly all of them are
- * words that decode to noise.
+ * One chunk (`e`: where its padding starts), as the joined path above would decode it (binary,
+ * else hex, then base64), read in place: no string is built, and nearly every chunk decoded is
+ * a word or an identifier that decodes to noise (taint's short words, the fast path's long ones).
  */
-function decodeShort(text: string, c: Chunk, e: number, readable: Readable, min: number): { kind: EncodedRun['kind']; decoded: string | null; len: number } {
+function decodeOne(text: string, c: Chunk, e: number, readable: Readable, min: number): { kind: EncodedRun['kind']; decoded: string | null; len: number } {
   const len = e - c.s;
   if (len < min) return { kind: 'base64', decoded: null, len };
+  if (c.binary && len >= MIN_BINARY && len % 8 === 0) return { kind: 'binary', decoded: readable(bitBytes(text, c.s, e)), len };
   if (c.hexOnly && len % 2 === 0) {
     const bytes = hexBytes(text, c.s, e);
     const decoded = bytes === null ? null : readable(bytes);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { base64Bytes, hexBytes } from '../../src/trust/chunk-bytes.js';
+import { base64Bytes, bitBytes, hexBytes } from '../../src/trust/chunk-bytes.js';
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_';
 const base64Chars = fc.array(fc.constantFrom(...BASE64), { maxLength: 40 }).map((a) => a.join(''));
@@ -34,6 +34,14 @@ describe('decoding a short chunk in place', () => {
     }), { numRuns: 1000 });
     expect(hexBytes('abc', 0, 3)).toBeNull();
     expect(hexBytes('zz', 0, 2)).toBeNull();
+  });
+
+  it('reads binary digits eight a byte, as parseInt of each group does (property)', () => {
+    fc.assert(fc.property(fc.string({ maxLength: 4 }), fc.uint8Array({ maxLength: 20 }), (before, raw) => {
+      const bits = [...raw].map((b) => b.toString(2).padStart(8, '0')).join('');
+      const text = before + bits + '=';
+      expect([...bitBytes(text, before.length, before.length + bits.length)]).toEqual([...raw]);
+    }), { numRuns: 1000 });
   });
 
   it('leaves the bytes of one chunk alone until the next decoding', () => {
