@@ -141,7 +141,9 @@ function scanPlain(text: string, mask: number, read: ReturnType<typeof recordedT
       for (const hit of findPhrasesAt(m, read.tokens, read.candidates)) pushPhrase(spans, text, hit.rule, hit.startChar, hit.endChar);
     }
     evidenceAt = read.evidenceAt;
-    tokenAt = read.tokens.starts;
+    // The token starts are read again after decodings are scanned (which reuse the fast path's
+    // buffers): kept only when a decoding may be tried.
+    if ((mask & VIEW_TRIGGERS) !== 0) tokenAt = read.tokens.starts.slice();
   }
   if ((mask & ((read === null ? TOKEN_TRIGGERS : 0) | TRIGGER.marker | TRIGGER.cjk | TRIGGER.hidden)) === 0) return { spans, evidenceAt, tokenAt };
   const norm = normalizeText(text);

@@ -100,16 +100,17 @@ export interface RecordedTokens {
 }
 
 /**
- * The tokens of the last pass (copied), in offsets of its text, or null when they cannot stand
- * for the tokenizer's.
+ * The tokens of the last pass, in offsets of its text, or null when they cannot stand for the
+ * tokenizer's. The token arrays are views of this module's buffers, valid until the next pass:
+ * copy what must outlive it.
  */
 export function recordedTokens(): RecordedTokens | null {
   if (!usable) return null;
   const tokens: Tokens = {
     count,
-    starts: starts.slice(0, count),
-    ends: ends.slice(0, count),
-    ids: ids.slice(0, count),
+    starts: starts.subarray(0, count),
+    ends: ends.subarray(0, count),
+    ids: ids.subarray(0, count),
     rot13Evidence: 0,
     reversedEvidence: 0,
     leetEvidence: 0,
