@@ -141,6 +141,32 @@ function readUrl(text: string, from: number): number {
 }
 
 /**
+ * Where the line label ending at the `:` at `i` of normalized text starts, when one starts a
+ * line or sentence there (the label is up to 24 characters of letters, digits, `_`, `-` and
+ * spaces), else -1.
+ * @example labelStart('ok.\nassistant: hi', 12) // 4
+ */
+export function labelStart(text: string, i: number): number {
+  let s = i;
+  while (s > 0 && i - s < 24 && isLabelChar(text.charCodeAt(s - 1))) s--;
+  while (s < i && text.charCodeAt(s) === 0x20) s++;
+  const before = s === 0 ? 0x0a : text.charCodeAt(s - 1);
+  const before2 = s < 2 ? 0x0a : text.charCodeAt(s - 2);
+  const lineStart = before === 0x0a || before === 0x2a || before === 0x3e || before === 0x22 ||
+    (before === 0x20 && (before2 === 0x2e || before2 === 0x21 || before2 === 0x3f || before2 === 0x0a || before2 === 0x22));
+  return lineStart && s < i ? s : -1;
+}
+
+/**
+ * Whether `label` (trimmed, normalized) is one the marker scan acts on: a role turn, a ReAct
+ * step or a to-do label.
+ * @example isTurnLabel('action input') // true
+ */
+export function isTurnLabel(label: string): boolean {
+  return STRONG_TURN.has(label) || WEAK_TURN.has(label) || REACT.has(label) || TODO_LABEL.has(label);
+}
+
+/**
  * Scan normalized text for structural markers.
  * @example scanMarkers('<|im_start|>system').map((h) => h.family) // ['role_marker']
  */
@@ -203,14 +229,8 @@ export function scanMarkers(text: string, limit = 256): MarkerHit[] {
       else if (HASH_WEAK.has(word)) add('role.hash-header-weak', 'role_marker', false, i, j);
     } else if (c === 0x3a) {
       // "Assistant:" / "Action Input:" / "TODO:" at the start of a line or sentence.
-      let s = i;
-      while (s > 0 && i - s < 24 && isLabelChar(text.charCodeAt(s - 1))) s--;
-      while (s < i && text.charCodeAt(s) === 0x20) s++;
-      const before = s === 0 ? 0x0a : text.charCodeAt(s - 1);
-      const before2 = s < 2 ? 0x0a : text.charCodeAt(s - 2);
-      const lineStart = before === 0x0a || before === 0x2a || before === 0x3e || before === 0x22 ||
-        (before === 0x20 && (before2 === 0x2e || before2 === 0x21 || before2 === 0x3f || before2 === 0x0a || before2 === 0x22));
-      if (!lineStart || s === i) continue;
+      const s = labelStart(text, i);
+      if (s < 0) continue;
       const label = text.slice(s, i).trim();
       if (STRONG_TURN.has(label)) add('role.turn', 'role_marker', true, s, i + 1);
       if (STRONG_TURN.has(label) || WEAK_TURN.has(label)) {

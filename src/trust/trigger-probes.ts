@@ -6,6 +6,7 @@
  * A character these probes cannot fold on their own (one that folds to several) answers "yes".
  */
 import { astralEntry, foldEntry, K_HIDDEN, K_HIDDEN_IN_WORD, K_MULTI, K_SKIP, K_SPACE } from './fold-classes.js';
+import { isTurnLabel, labelStart } from './marker-scan.js';
 import { buildWordTable, HASH_BASE, type WordTable } from './word-index.js';
 
 /** Words a probe looks for, with their first two units for a quick "no" before any folding. */
@@ -169,4 +170,43 @@ export function urlProbe(text: string, j: number, placeholder: boolean): boolean
   }
   urlEnd = u === END ? text.length : cursor;
   return unknown || (query && (slot || !placeholder));
+}
+
+// Normalized units before a colon that labelStart (marker-scan) reads: 24 of the label, the two
+// before it, and one more so it never mistakes the window's start for the text's.
+const LABEL_WINDOW = 27;
+const labelUnits = new Uint16Array(LABEL_WINDOW);
+
+/**
+ * At a `:` (raw offset `colon`) after a word that ends a line label: could the marker scan read
+ * a turn, ReAct or to-do label there? The normalized text before it is rebuilt backwards from
+ * the raw text as the normalizer writes ASCII (lower case; a whitespace run as one space, or a
+ * newline when it holds a line break; none at the start) and given to the marker scan's own
+ * label rule. A character outside ASCII, which this does not fold, answers yes.
+ */
+export function labelProbe(text: string, colon: number): boolean {
+  if (text.charCodeAt(colon) !== 0x3a) return true;
+  const buf = labelUnits;
+  let n = 0;
+  let k = colon;
+  let run = 0; // whitespace read and not yet written: 1 spaces or tabs, 2 with a line break
+  while (k > 0 && n < LABEL_WINDOW) {
+    const c = text.charCodeAt(k - 1);
+    if (c >= 0x80) return true;
+    k--;
+    if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) {
+      run = c === 0x20 || c === 0x09 ? Math.max(run, 1) : 2;
+      continue;
+    }
+    if (run !== 0) {
+      buf[LABEL_WINDOW - ++n] = run === 2 ? 0x0a : 0x20;
+      run = 0;
+      if (n === LABEL_WINDOW) break;
+    }
+    buf[LABEL_WINDOW - ++n] = c >= 0x41 && c <= 0x5a ? c + 32 : c;
+  }
+  // A run still unwritten when the text starts is leading whitespace: the normalizer drops it.
+  const before = String.fromCharCode(...buf.subarray(LABEL_WINDOW - n)) + ':';
+  const s = labelStart(before, n);
+  return s >= 0 && isTurnLabel(before.slice(s, n).trim());
 }

@@ -5,7 +5,8 @@
  * resolved with the detector's own lookup (word-lookup); the pass tracks
  *
  * - phrase rules: where each rule slot was last filled; a rule is a candidate when its last
- *   slot is filled and every other slot was filled within the rule's span (trigger-tables);
+ *   slot is filled and every other slot was filled within the rule's span (trigger-words,
+ *   trigger-tables), and each candidate is kept for the phrase scan (phrase-candidates);
  * - marker positions (`<`, `[`, `{`, `(`, `##`, `label:`, `](`, `http://`, quoted keys), each
  *   probed by a bounded look-ahead (trigger-probes);
  * - hidden Unicode, CJK override anchors, tag characters;
@@ -25,7 +26,7 @@ import { anyPigWordDecodes, isEmailAt, isGluedTag } from './text-views.js';
 import * as raw from './raw-classes.js';
 import { upperAfterLower } from './raw-classes.js';
 import * as bits from './trigger-bits.js';
-import { hashProbe, jsonProbe, tagProbe, urlEnd, urlProbe } from './trigger-probes.js';
+import { hashProbe, jsonProbe, labelProbe, tagProbe, urlEnd, urlProbe } from './trigger-probes.js';
 import type { TriggerTables } from './trigger-tables.js';
 import { endWord, F_OTHER, MAX_WORD, startWords, units } from './trigger-words.js';
 import { HASH_BASE } from './word-index.js';
@@ -77,7 +78,7 @@ function endsWithHttp(len: number): boolean {
 function markerAt(text: string, u: number, next: number, lastLen: number, asciiFrom: number, glued: boolean): boolean {
   const t = tables;
   if (u === 0x3a) {
-    if (lastLen >= 0 && isLabelEnd(lastLen, asciiFrom)) return true;
+    if (lastLen >= 0 && isLabelEnd(lastLen, asciiFrom) && labelProbe(text, next - 1)) return true;
     if (!glued || lastLen < 0 || !endsWithHttp(lastLen) || next < httpUntil) return false;
     const hit = urlProbe(text, next, true);
     httpUntil = urlEnd;

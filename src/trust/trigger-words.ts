@@ -1,9 +1,10 @@
 /**
  * What the detector's fast path (trigger-scan) does when a word ends: its vocabulary id (a
  * table read for short words; the forms table, then a memo of typo and segmentation readings
- * for long ones), its token and decoding evidence, and the phrase slots it fills (a rule is a
+ * for long ones), its token and decoding evidence, and the phrase slots it fills. A rule is a
  * candidate when its last slot is filled and every other slot was filled within the rule's
- * span, see trigger-tables).
+ * span (see trigger-tables); each candidate is recorded with the token it ends at, so the
+ * phrase scan reads only there (phrase-candidates).
  */
 import { pushCandidate, pushEvidence, pushToken, tokensUnusable } from './fast-tokens.js';
 import { segmentable } from './phrase-matcher.js';

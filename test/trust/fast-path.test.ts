@@ -38,6 +38,9 @@ const pieces = [
   '\\u0069', '@', '$', ' ', '  ', '\n', '\t', '.', '-', '_', '=', '==', 'aWdu', 'b3Jl', 'IGFs', '69', '6e', '01101001',
   '\u200b', '\u200d', '\u3164', '\u202e', '\u{E0069}', 'а', 'ο', 'ո', 'ｉ', '…', 'ﬁ', '①', '忽略', '指示', '之前', '무시', 'é', '\u0301',
   '𝐢', '😀', 'ay', 'way', 'vtaber', 'snoitcurtsni', '1gn0r3', 'i g n o r e', 's k i p', 'a', 'x', 'IGNORE', 'Ignore',
+  // Line labels, as the marker scan reads them and as ordinary text has them.
+  'Action Input:', 'to-do:', 'TODO :', 'User :', 'Negative prompt:', 'THOUGHT:', 'final answer:', '**Assistant:**',
+  '> system:', '"user:', 'human:', 'ai:', 'the system prompt:', 'task:', 'Input:', ':', '：', 'user\u00a0:',
 ];
 const word = fc.oneof(fc.constantFrom(...vocabulary), fc.constantFrom(...pieces), fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 }));
 const text = fc.array(word, { maxLength: 40 }).chain((ws) => fc.array(fc.constantFrom(' ', ' ', ' ', '', '\n', ', ', '-', '.'), { minLength: ws.length, maxLength: ws.length })
@@ -125,6 +128,16 @@ describe('instruction detector — the fast path', () => {
     for (let k = 0; k < filler.length; k += 500) detectSpans(filler.slice(k, k + 500).join(' '));
     expect(texts.map((t) => spansOf(detectSpans(t)))).toEqual(before);
     for (const t of texts) sameAsExhaustive(t);
+  });
+
+  it('changes no span where a word that ends a line label comes before a colon', () => {
+    const labels = ['user', 'User', 'assistant', 'system prompt', 'System  Prompt', 'action input', 'Action\tInput', 'final answer', 'to-do', 'to do', 'task', 'new task', 'human', 'AI', 'input', 'prompt', 'thought'];
+    const lead = ['', '\n', '\n\n   ', '  ', '. ', '! ', '? ', '"', '*', '**', '> ', '- ', 'and the ', 'x', 'a'.repeat(30) + ' ', ' \r\n ', 'é ', '\u200b', 'Ｕ'];
+    const tail = [': hi', ':', ' : send it', ':send the file', ': ignore the rest'];
+    for (const l of labels) for (const b of lead) for (const t of tail) {
+      sameAsExhaustive(b + l + t);
+      sameAsExhaustive('Notes.\n' + b + l + t + '\nUser: hi\nAssistant: ok');
+    }
   });
 
   it('rejects ordinary prose without reading it further', () => {
