@@ -18,11 +18,14 @@ export const R_SPREAD = 64; // may separate spread-out letters
 export const R_SIGN = 128; // `$ @ < % & \`: signs of a decoding
 export const R_LOWER = 512;
 export const R_BIN = 1024; // `0` or `1`
+/**
+ * What a character adds to its base64-like chunk's flags (1 upper, 2 lower, 4 digit) sits at
+ * bits 11-13 of its R_ bits: shifted down by this, they are those flags, with no branch.
+ */
+export const R_CHUNK_SHIFT = 11;
 /** Per UTF-16 unit: its R_ bits. */
 export const RAW = new Uint16Array(0x10000);
-// What a base64-like character adds to its chunk's flags (1 upper, 2 lower, 4 digit), and keeps
-// of them (8 hex only, 16 binary only, 32 mixed case).
-export const CHUNK_OR = new Uint8Array(0x80);
+// What a base64-like character keeps of its chunk's flags (8 hex only, 16 binary only, 32 mixed case).
 export const CHUNK_AND = new Uint8Array(0x80);
 for (let c = 0; c < 0x80; c++) {
   const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
@@ -30,8 +33,8 @@ for (let c = 0; c < 0x80; c++) {
   RAW[c] = (letter ? R_LETTER : 0) | (c >= 0x41 && c <= 0x5a ? R_UPPER : 0) | (digit ? R_DIGIT : 0) |
     (isBase64Char(c) ? R_BASE64 : 0) | (digit || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66) ? R_HEX : 0) |
     (isChunkGap(c) ? R_GAP : 0) | (isSpreadSeparator(c) ? R_SPREAD : 0) | ('$@<%&\\'.includes(String.fromCharCode(c)) ? R_SIGN : 0) |
-    (c >= 0x61 && c <= 0x7a ? R_LOWER : 0) | (c === 0x30 || c === 0x31 ? R_BIN : 0);
-  CHUNK_OR[c] = c >= 0x41 && c <= 0x5a ? 1 : c >= 0x61 && c <= 0x7a ? 2 : digit ? 4 : 0;
+    (c >= 0x61 && c <= 0x7a ? R_LOWER : 0) | (c === 0x30 || c === 0x31 ? R_BIN : 0) |
+    ((c >= 0x41 && c <= 0x5a ? 1 : c >= 0x61 && c <= 0x7a ? 2 : digit ? 4 : 0) << R_CHUNK_SHIFT);
   CHUNK_AND[c] = 1 | 2 | 4 | 32 | ((RAW[c] ?? 0) & R_HEX ? 8 : 0) | (c === 0x30 || c === 0x31 ? 16 : 0);
 }
 RAW[0xb7] = R_SPREAD;

@@ -34,7 +34,7 @@ import { HASH_BASE } from './word-index.js';
 export { ALL_TRIGGERS, TOKEN_TRIGGERS, TRIGGER } from './trigger-bits.js';
 
 // Local copies: imported bindings, read in the per-character loop, cost it ~8 % (A/B).
-const { CHUNK_AND, RAW, R_BASE64, R_BIN, R_DIGIT, R_GAP, R_HEX, R_LETTER, R_LOWER, R_SIGN, R_SPREAD, R_UPPER } = raw;
+const { CHUNK_AND, RAW, R_BASE64, R_BIN, R_CHUNK_SHIFT, R_DIGIT, R_GAP, R_HEX, R_LETTER, R_LOWER, R_SIGN, R_SPREAD, R_UPPER } = raw;
 const { ALL_TRIGGERS, TRIGGER } = bits;
 
 // The pass's state shared with its helpers (module scope: no closure per call).
@@ -185,9 +185,8 @@ export function scanTriggers(text: string): number {
       }
       cBase += i - runStart;
       // The chunk's flags from the run's classes, as each unit would have set them.
-      const seen = ((any & R_UPPER) !== 0 ? 1 : 0) | ((any & R_LOWER) !== 0 ? 2 : 0) | ((any & R_DIGIT) !== 0 ? 4 : 0);
-      const kept = 1 | 2 | 4 | 32 | ((all & R_HEX) !== 0 ? 8 : 0) | ((all & R_BIN) !== 0 ? 16 : 0);
-      cf = (cf | seen) & kept;
+      // R_HEX (16) and R_BIN (1024) of every unit keep flags 8 and 16.
+      cf = (cf | ((any >> R_CHUNK_SHIFT) & 7)) & (39 | ((all & R_HEX) >> 1) | ((all & R_BIN) >> 6));
       // Mixed case needs an upper-case letter after the run's first: "The" is not read again.
       if ((cf & 32) === 0 && (rest & R_UPPER) !== 0 && (any & R_LOWER) !== 0 && upperAfterLower(text, runStart, i)) cf |= 32;
       wlen = len; wh = h; wflags |= any; wend = i; prev = p; c = cc;
