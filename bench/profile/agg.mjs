@@ -3,20 +3,15 @@
 // Notes: V8's sampler is wall-clock; time the thread spent preempted while runnable lands on the
 // frame it was preempted in (mostly the write syscall: writeUtf8String). Inlined frames are
 // reconstructed by V8, so function attribution is better than perf's.
-import { readFileSync } from 'node:fs';
+import { optionReader, readProfile } from './profile-read.mjs';
 const argv = process.argv.slice(2);
 const file = argv[0];
-const opt = (k, d) => { const i = argv.indexOf(k); return i < 0 ? d : argv[i + 1]; };
+const opt = optionReader(argv);
 const calls = Number(opt('--calls', '0'));
 const top = Number(opt('--top', '40'));
 const root = opt('--root', '/tmp/h2');
 const win = opt('--window', null)?.split(',').map(Number);
-const p = JSON.parse(readFileSync(file, 'utf8'));
-const byId = new Map(p.nodes.map((n) => [n.id, n]));
-const parent = new Map();
-for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const t = []; let acc = p.startTime;
-for (const d of p.timeDeltas) { acc += d; t.push(acc); }
+const { p, byId, parent, t } = readProfile(file);
 const dur = (i) => (i + 1 < t.length ? t[i + 1] - t[i] : 0);
 const group = (url, fn) => {
   if (!url) {

@@ -1,18 +1,13 @@
 // Put each (non-idle) sample of a .cpuprofile into one cost bucket by markers on its stack,
 // first matching rule wins. Prints µs/call per bucket (wall-sampled; see README in report).
 // usage: node buckets.mjs file.cpuprofile --window a,b --calls N
-import { readFileSync } from 'node:fs';
+import { optionReader, readProfile } from './profile-read.mjs';
 const argv = process.argv.slice(2);
 const file = argv[0];
-const opt = (k, d) => { const i = argv.indexOf(k); return i < 0 ? d : argv[i + 1]; };
+const opt = optionReader(argv);
 const calls = Number(opt('--calls', '1'));
 const win = opt('--window', null)?.split(',').map(Number);
-const p = JSON.parse(readFileSync(file, 'utf8'));
-const byId = new Map(p.nodes.map((n) => [n.id, n]));
-const parent = new Map();
-for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const t = []; let acc = p.startTime;
-for (const d of p.timeDeltas) { acc += d; t.push(acc); }
+const { p, byId, parent, t } = readProfile(file);
 const key = (c) => `${c.functionName} ${c.url}`;
 const any = (stack, re) => stack.some((c) => re.test(key(c)));
 const leaf = (stack, re) => re.test(key(stack[0]));

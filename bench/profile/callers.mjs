@@ -1,21 +1,16 @@
 // For samples whose stack has a frame whose url matches PATTERN: attribute the time to the
 // chain of the first N non-matching callers above the outermost matching frame... (entry point).
 // usage: node callers.mjs file.cpuprofile PATTERN --window a,b --calls N [--depth 2]
-import { readFileSync } from 'node:fs';
+import { optionReader, readProfile, shortFrame } from './profile-read.mjs';
 const argv = process.argv.slice(2);
 const [file, pattern] = argv;
-const opt = (k, d) => { const i = argv.indexOf(k); return i < 0 ? d : argv[i + 1]; };
+const opt = optionReader(argv);
 const calls = Number(opt('--calls', '1'));
 const depth = Number(opt('--depth', '2'));
 const win = opt('--window', null)?.split(',').map(Number);
 const re = new RegExp(pattern);
-const p = JSON.parse(readFileSync(file, 'utf8'));
-const byId = new Map(p.nodes.map((n) => [n.id, n]));
-const parent = new Map();
-for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const t = []; let acc = p.startTime;
-for (const d of p.timeDeltas) { acc += d; t.push(acc); }
-const short = (c) => `${c.functionName || '(anon)'} ${c.url.replace(/.*\/(dist|node_modules)\//, '$1/').replace(/^node:internal\//, 'node:')}:${c.lineNumber + 1}`;
+const { p, byId, parent, t } = readProfile(file);
+const short = shortFrame;
 const m = new Map(); let tot = 0;
 for (let i = 0; i < p.samples.length; i++) {
   if (win && (t[i] < win[0] || t[i] > win[1])) continue;

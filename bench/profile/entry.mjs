@@ -1,19 +1,14 @@
 // Attribute each sample to the outermost project/SDK frame on its stack (the async function or
 // I/O callback that was running), and show what the time inside it went to (leaf module group).
 // usage: node entry.mjs file.cpuprofile --window a,b --calls N
-import { readFileSync } from 'node:fs';
+import { optionReader, readProfile, shortFrame } from './profile-read.mjs';
 const argv = process.argv.slice(2);
 const file = argv[0];
-const opt = (k, d) => { const i = argv.indexOf(k); return i < 0 ? d : argv[i + 1]; };
+const opt = optionReader(argv);
 const calls = Number(opt('--calls', '1'));
 const win = opt('--window', null)?.split(',').map(Number);
-const p = JSON.parse(readFileSync(file, 'utf8'));
-const byId = new Map(p.nodes.map((n) => [n.id, n]));
-const parent = new Map();
-for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const t = []; let acc = p.startTime;
-for (const d of p.timeDeltas) { acc += d; t.push(acc); }
-const short = (c) => `${c.functionName || '(anon)'} ${c.url.replace(/.*\/(dist|node_modules)\//, '$1/').replace(/^node:internal\//, 'node:')}:${c.lineNumber + 1}`;
+const { p, byId, parent, t } = readProfile(file);
+const short = shortFrame;
 const grp = (c) => {
   const u = c.url;
   if (!u) return c.functionName === '(garbage collector)' ? 'GC' : c.functionName === '(program)' ? '(program)' : 'native ' + c.functionName.slice(0, 24);
