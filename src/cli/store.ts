@@ -54,16 +54,13 @@ export function storePath(flag: string | undefined, io: CliIO): string {
   return chosen === ':memory:' || isPostgresUrl(chosen) ? chosen : resolve(io.cwd, chosen);
 }
 
-/** Where a store lives, fit for messages: a PostgreSQL URL without its password. */
-const shown = describeStoreLocation;
-
 async function openPostgres(url: string, env: Readonly<Record<string, string | undefined>>): Promise<Store> {
   const { openPostgresStore } = await import('../store/postgres/index.js');
   const schema = env['TRC_PG_SCHEMA'];
   try {
     return await openPostgresStore({ connectionString: url, ...(schema === undefined || schema === '' ? {} : { schema }) });
   } catch (cause) {
-    throw new InputError(`cannot open the store ${shown(url)}: ${whyStoreFailed(cause)}`);
+    throw new InputError(`cannot open the store ${describeStoreLocation(url)}: ${whyStoreFailed(cause)}`);
   }
 }
 
