@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { installNewest } from './install-newest.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; bin: Record<string, string> };
@@ -37,7 +38,7 @@ beforeAll(() => {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   // The newest majors beside the tarball: an ERESOLVE fails this install (and so the suite).
   // @types/json-schema: @ai-sdk/provider's .d.ts imports it without declaring it.
-  npm(['install', tarball, 'ai@latest', 'openai@latest', '@openai/agents@latest', '@langchain/core@latest', '@anthropic-ai/sdk@latest', '@modelcontextprotocol/sdk@latest', 'zod@^4', '@types/node@^22', '@types/json-schema', 'typescript@5.9'], project);
+  installNewest(npm, [tarball, 'ai@latest', 'openai@latest', '@openai/agents@latest', '@langchain/core@latest', '@anthropic-ai/sdk@latest', '@modelcontextprotocol/sdk@latest', 'zod@^4', '@types/node@^22', '@types/json-schema', 'typescript@5.9'], project);
 }, 600_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
