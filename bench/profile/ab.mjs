@@ -1,7 +1,7 @@
 // A/B of gateway CPU per call: spawns `trc gateway` from two checkouts exactly as
 // bench/executor.bench.ts does (faulty-server.mjs upstream, `defaults: effect: read`, SQLite store),
 // warms each up, then alternates rounds of sequential echo calls and reads each gateway's CPU
-// (all threads, /proc/<pid>/task/*/schedstat).
+// (all threads, /proc/<pid>/task/*/schedstat) and the client's latency per call.
 // usage: node ab.mjs <rootA> <rootB> [rounds=8] [calls=2000] [warm=300]
 import { mkdtempSync, writeFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ for (const [label, root] of [['A', rootA], ['B', rootB]]) {
   const client = new Client({ name: 'bench', version: '1' }, { capabilities: {} });
   const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'inherit' });
   await client.connect(transport);
-  sides.push({ label, root, client, pid: transport.pid, us: [] });
+  sides.push({ label, root, client, pid: transport.pid, us: [], ms: [] });
 }
 const echo = (c, i) => c.request({ method: 'tools/call', params: { name: 'echo', arguments: { message: `m${i}` } } }, CallToolResultSchema);
 // Same answers from both (what the client sees, call ids and times aside).
@@ -36,7 +36,7 @@ for (const s of sides) for (let i = 0; i < Number(warmArg); i++) await echo(s.cl
 for (let r = 0; r < R; r++) {
   for (const s of (r % 2 === 0 ? sides : [...sides].reverse())) {
     const c0 = cpuUs(s.pid);
-    for (let i = 0; i < N; i++) await echo(s.client, i);
+    for (let i = 0; i < N; i++) { const t0 = performance.now(); await echo(s.client, i); s.ms.push(performance.now() - t0); }
     s.us.push((cpuUs(s.pid) - c0) / N);
   }
 }
@@ -50,5 +50,7 @@ const sorted = [...d].sort((a, b) => a - b); const trim = sorted.slice(Math.floo
 let bs = []; for (let k = 0; k < 2000; k++) { const s = Array.from(d, () => d[Math.floor(Math.random() * d.length)]); bs.push(median(s)); } bs.sort((a, b) => a - b);
 if (d.length <= 12) console.log(`B - A per round: ${d.map((x) => x.toFixed(0)).join(' ')}`);
 console.log(`B - A: median ${median(d).toFixed(1)} µs [95% CI ${bs[50].toFixed(1)} .. ${bs[1949].toFixed(1)}], trimmed mean ${mean(trim).toFixed(1)} µs, (${((100 * median(d)) / median(A.us)).toFixed(1)} % of A's median ${median(A.us).toFixed(0)}; B median ${median(B.us).toFixed(0)})`);
+// Latency as the client sees it, every call of every round (the stdio gateway's target is at p50).
+for (const s of sides) { const l = [...s.ms].sort((a, b) => a - b); console.log(`${s.label} latency p50 ${l[Math.floor(l.length / 2)].toFixed(3)} ms, p99 ${l[Math.floor(l.length * 0.99)].toFixed(3)} ms`); }
 for (const s of sides) await s.client.close();
 rmSync(dir, { recursive: true, force: true });
