@@ -11,6 +11,7 @@
  * and records given up are reported (`onTrouble`), never dropped in silence.
  */
 import type { AuditEncoding, AuditRecord, LedgerEntry, LedgerPatch, Store } from '../store/types.js';
+import { TrcError } from '../contract/index.js';
 
 /**
  * One record and, when the caller can serialize it cheaply, its detail as JSON text (made on
@@ -278,6 +279,19 @@ function refused(store: Store, q: Queue, entries: readonly AuditEntry[], error: 
   if (retryInMs !== null && !q.scheduled) schedule(store, q, retryInMs);
 }
 
+/**
+ * A record that had to be stored before its call answered could not be (the store is down): the
+ * call still answers (with `AUDIT_WRITE_FAILED`), and the record joins the queue as one the
+ * store refused once, so an outage shorter than the retries loses nothing. The rejection says so.
+ */
+function retryDurable(store: Store, entry: AuditEntry, error: unknown): never {
+  const q = queueOf(store);
+  q.tries.set(entry, 1);
+  enqueueEntry(store, entry);
+  const why = error instanceof Error ? error.message : String(error);
+  throw new TrcError('AUDIT_DEFERRED', `${why}; the record is kept in memory and tried again (up to ${AUDIT_MAX_TRIES} tries)`, { cause: error });
+}
+
 /** Options of {@link writeBehindAuditSink}. */
 export interface WriteBehindOptions {
   /**
@@ -294,15 +308,16 @@ export interface WriteBehindOptions {
 }
 
 /**
- * Write-behind audit over `store`: reads are queued and batched, writes inserted at once.
- * All sinks of one store share one queue.
+ * Write-behind audit over `store`: reads are queued and batched, writes inserted at once (a
+ * write's record the store refuses is queued to be tried again, and its call warned). All sinks
+ * of one store share one queue.
  * @example createExecutor({ tools, store, audit: writeBehindAuditSink(store) })
  */
 export function writeBehindAuditSink(store: Store, options: WriteBehindOptions = {}): AuditSink {
   if (options.onTrouble !== undefined) queueOf(store).onTrouble = options.onTrouble;
   return withSettle(store, {
     append: (entry, appendOptions) => {
-      if (appendOptions.durable) return store.appendAudit(entry.record, encodingOf(entry));
+      if (appendOptions.durable) return store.appendAudit(entry.record, encodingOf(entry)).catch((error: unknown) => retryDurable(store, entry, error));
       enqueueEntry(store, entry);
       return undefined;
     },

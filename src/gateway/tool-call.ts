@@ -65,8 +65,11 @@ export async function callTool(
   if (route === null) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
   const { upstream, name: upstreamTool, tool } = route;
   const compiled = compiledRules(state, route, params.name);
-  const hold = await holdOf(state, upstream, tool);
-  const rules = hold === null ? compiled : { ...compiled, hold };
+  // The pin a tool's definition is checked against lives in the store: when the store does not
+  // answer, the call is refused by the pipeline (an envelope and a record, nothing sent), never
+  // sent unchecked and never a bare protocol error.
+  const pinned = await holdOf(state, upstream, tool).then((h) => ({ hold: h, refused: undefined }), (cause: unknown) => ({ hold: null, refused: pinUnavailable(params.name, cause) }));
+  const rules = pinned.hold === null ? compiled : { ...compiled, hold: pinned.hold };
   const meta = params._meta ?? {};
   const args = params.arguments ?? {};
   const callId = newCallId();
@@ -98,6 +101,7 @@ export async function callTool(
     {
       signal: cancel.signal,
       run,
+      ...(pinned.refused === undefined ? {} : { refused: pinned.refused }),
       ...(typeof confirm === 'string' ? { confirmation: confirm } : {}),
       // `structured`: how the result below is rendered, so the inspector can show what the client got.
       edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, run: run.id, upstream: upstream.config.name, upstream_tool: upstreamTool, effect_source: rules.effectSource, structured },
@@ -118,6 +122,12 @@ export async function callTool(
 }
 
 type ToolRoute = NonNullable<Awaited<ReturnType<typeof resolveTool>>>;
+
+/** The refusal of a call whose tool pin could not be read (the store did not answer). */
+function pinUnavailable(tool: string, cause: unknown): ErrorInfo {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return { category: 'internal', code: 'TOOL_PIN_UNAVAILABLE', message: `the call was not sent: the pinned definition of "${tool}" could not be read from the store to check it (${why})`, retryable: true, action: 'retry_later', kind: 'execution' };
+}
 
 /** The rules of a routed tool, from the config and (for a trusted upstream) its listing. */
 function compiledRules(state: SessionState, route: ToolRoute, exposed: string): ToolRules {
