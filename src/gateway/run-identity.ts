@@ -8,7 +8,7 @@
  * own text, and a confirmation token.
  */
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { isTrcError, type Envelope } from '../contract/index.js';
+import { isTrcError, TrcError, type Envelope } from '../contract/index.js';
 import { runScopeProblem, type Executor, type RunScope, type TaskRun } from '../executor/index.js';
 import type { GatewayOptions, SessionState } from './session-state.js';
 
@@ -22,6 +22,8 @@ export const RUN_SCOPE_META_KEY = 'dev.tool-result-contract/run_scope';
 export const RUN_USER_TEXT_META_KEY = 'dev.tool-result-contract/user_text';
 /** `_meta` key of a held result: the request id and the token the user's side confirms with. */
 export const CONFIRMATION_META_KEY = 'dev.tool-result-contract/confirmation';
+/** Code of the error {@link runOf} throws when a named run cannot be read from the store. */
+export const RUN_NOT_OPENED = 'RUN_NOT_STORED';
 
 /** Runs named by clients, per gateway: newest last, the oldest dropped beyond the cap. */
 const named = new WeakMap<GatewayOptions, Map<string, Promise<TaskRun>>>();
@@ -59,7 +61,8 @@ export async function runOf(state: SessionState, executor: Executor, meta: Recor
       if (runs.get(id) === opening) runs.delete(id);
       // Our own errors say what is wrong with the stored run; a driver's may name the database.
       const why = isTrcError(error) ? `${error.code}: ${error.message}` : 'RUN_NOT_STORED: the store could not be reached';
-      throw new McpError(ErrorCode.InternalError, `run ${JSON.stringify(given)} could not be opened from the gateway's store (${why})`);
+      // The call is refused by the pipeline (an envelope and a record): see callTool.
+      throw new TrcError(RUN_NOT_OPENED, `run ${JSON.stringify(given)} could not be opened from the gateway's store (${why}); nothing was sent`);
     }
   } else {
     // A session lives on one instance and ends with it: its run is kept in memory.

@@ -7,12 +7,12 @@
  */
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ENVELOPE_META_KEY, createExecutor, idempotencyKey, newCallId, writeBehindAuditSink, type Executor, type Invoker, type McpListing, type ToolRules } from '../executor/index.js';
-import type { ErrorInfo } from '../contract/index.js';
+import { isTrcError, type ErrorInfo } from '../contract/index.js';
 import { toMcpResult } from '../adapters/mcp/index.js';
 import { RelayedRpcError, type ForwardExtra } from './forward.js';
 import { upstreamInvoker } from './mcp-invoker.js';
 import type { GatewayOptions, SessionState } from './session-state.js';
-import { confirmationMeta, runOf, CONFIRMATION_META_KEY, RUN_ID_META_KEY, RUN_SCOPE_META_KEY, RUN_USER_TEXT_META_KEY } from './run-identity.js';
+import { confirmationMeta, runOf, RUN_NOT_OPENED, CONFIRMATION_META_KEY, RUN_ID_META_KEY, RUN_SCOPE_META_KEY, RUN_USER_TEXT_META_KEY } from './run-identity.js';
 import { holdOf, reconnectUpstream, resolveTool } from './session-upstreams.js';
 import { toolRulesFor } from './tool-rules.js';
 
@@ -75,7 +75,17 @@ export async function callTool(
   const callId = newCallId();
   const executor = gatewayExecutor(state.options);
   // The run (session, or principal + run id): scope, taint and confirmations are the executor's.
-  const run = await runOf(state, executor, meta, extra);
+  // A named run the store cannot give back is refused by the pipeline like a pin it cannot: the
+  // run's record of untrusted content is what later calls are checked against.
+  const opened = await runOf(state, executor, meta, extra).then(
+    (r) => ({ run: r, refused: undefined }),
+    (error: unknown) => {
+      if (!isTrcError(error) || error.code !== RUN_NOT_OPENED) throw error;
+      return { run: undefined, refused: { category: 'internal', code: RUN_NOT_OPENED, message: error.message, retryable: true, action: 'retry_later', kind: 'execution' } satisfies ErrorInfo };
+    },
+  );
+  const run = opened.run;
+  const refused = pinned.refused ?? opened.refused;
   const key = rules.effect === 'write' ? writeKey(meta, params.name, args, state.principal, callId) : undefined;
   // The client's cancellation (or its disconnect) cancels the call; the pipeline decides what that means.
   const cancel = new AbortController();
@@ -100,11 +110,11 @@ export async function callTool(
     { id: state.principal, ...(confirm === true ? { confirmed: [callId] } : {}) },
     {
       signal: cancel.signal,
-      run,
-      ...(pinned.refused === undefined ? {} : { refused: pinned.refused }),
+      ...(run === undefined ? {} : { run }),
+      ...(refused === undefined ? {} : { refused }),
       ...(typeof confirm === 'string' ? { confirmation: confirm } : {}),
       // `structured`: how the result below is rendered, so the inspector can show what the client got.
-      edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, run: run.id, upstream: upstream.config.name, upstream_tool: upstreamTool, effect_source: rules.effectSource, structured },
+      edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, ...(run === undefined ? {} : { run: run.id }), upstream: upstream.config.name, upstream_tool: upstreamTool, effect_source: rules.effectSource, structured },
       // The MCP client's trace context (W3C, in `_meta`), linked from the call's span.
       ...(typeof meta['traceparent'] === 'string' ? { traceLinks: [meta] } : {}),
     },
@@ -117,7 +127,7 @@ export async function callTool(
     throw new RelayedRpcError(error.jsonrpc_code, error.message, { [ENVELOPE_META_KEY]: env });
   }
   const result = toMcpResult(env, { structured }) as CallToolResult;
-  const held = confirmationMeta(run, env);
+  const held = run === undefined ? undefined : confirmationMeta(run, env);
   return held === undefined ? result : { ...result, _meta: { ...result._meta, ...held } };
 }
 

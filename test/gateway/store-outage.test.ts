@@ -10,7 +10,7 @@ import pg from 'pg';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ENVELOPE_META_KEY, serveHttp, type HttpGateway } from '../../src/gateway/index.js';
+import { ENVELOPE_META_KEY, RUN_ID_META_KEY, serveHttp, type HttpGateway } from '../../src/gateway/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { Store } from '../../src/store/index.js';
 import { startCuttableProxy, type CuttableProxy } from '../helpers/cuttable-proxy.js';
@@ -101,6 +101,9 @@ describe('a PostgreSQL store that goes away', { timeout: 120_000 }, () => {
     // Their records could not be stored before they answered: the envelopes say so, and that
     // the records are kept to be tried again.
     for (const r of [ledgerless, pinless]) expect(envelopeOf(r)?.warnings).toContainEqual(expect.objectContaining({ code: 'AUDIT_WRITE_FAILED', message: expect.stringContaining('tried again') }));
+    // A named run lives in the store: a call naming one it cannot read is refused too.
+    const runless = await alice.callTool({ name: 'list_notes', arguments: {}, _meta: { [RUN_ID_META_KEY]: 'task-during-outage' } });
+    expect(envelopeOf(runless)).toMatchObject({ status: 'failed', error: { code: 'RUN_NOT_STORED', retryable: true }, side_effect: { occurred: false } });
     // The door still refuses a token without the write scope, by its scopes alone.
     const refused = await post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'add_note', arguments: { text: 'x' } } }, { authorization: `Bearer ${readOnly}`, 'mcp-session-id': sid });
     expect(refused.status).toBe(403);
@@ -116,7 +119,7 @@ describe('a PostgreSQL store that goes away', { timeout: 120_000 }, () => {
     expect(listed).not.toContain('during-outage');
     expect(notesText(await alice.callTool({ name: 'list_notes', arguments: {} }))).not.toContain('during-outage');
     // The records of the calls made during the outage were kept and stored once it was back.
-    const during = [read, ledgerless, pinless].map((r) => (r._meta as Record<string, { call: { call_id: string } }>)[ENVELOPE_META_KEY]?.call.call_id ?? '');
+    const during = [read, ledgerless, pinless, runless].map((r) => (r._meta as Record<string, { call: { call_id: string } }>)[ENVELOPE_META_KEY]?.call.call_id ?? '');
 
     await eventually(async () => (await Promise.all(during.map((id) => store.getAudit(id)))).every((rec) => rec !== null), 30_000);
   });
