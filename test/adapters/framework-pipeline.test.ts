@@ -112,6 +112,45 @@ describe('framework tools through the pipeline', () => {
     expect(denied.error?.code).toBe('REFERENCE_NOT_AVAILABLE');
   });
 
+  describe('stops the tool’s own work when its call times out, through the signal the tool was given', () => {
+    /** A tool that works until its signal fires; `stopped` says whether it did. */
+    const untilAborted = () => {
+      const seen = { stopped: false };
+      const work = (signal: AbortSignal | undefined): Promise<unknown> => new Promise((_resolve, reject) => {
+        signal?.addEventListener('abort', () => {
+          seen.stopped = true;
+          reject(signal.reason);
+        });
+      });
+      return { seen, work };
+    };
+
+    it('AI SDK: options.abortSignal', async () => {
+      const { seen, work } = untilAborted();
+      const t = aiEnvelopeTool('slow', tool({ inputSchema: empty, execute: (_input, o) => work(o.abortSignal) }), { timeoutMs: 20 });
+      const env = (await t.execute?.({} as never, { toolCallId: 'call_t1', messages: [] })) as Envelope;
+      expect(env.error?.code).toBe('TIMEOUT');
+      expect(seen.stopped).toBe(true);
+    });
+
+    it('OpenAI Agents SDK: details.signal', async () => {
+      const { seen, work } = untilAborted();
+      let env: Envelope | undefined;
+      const t = agentsEnvelopeTool({ name: 'slow', description: 'slow', parameters: z.object({}), timeoutMs: 20, onEnvelope: (e) => (env = e), execute: (_input, _context, details) => work(details?.signal) });
+      await invokeFunctionTool({ tool: t, runContext: new RunContext({}), input: '{}', details: { toolCall: { type: 'function_call', callId: 'call_t2', name: 'slow', arguments: '{}' } } as never });
+      expect(env?.error?.code).toBe('TIMEOUT');
+      expect(seen.stopped).toBe(true);
+    });
+
+    it('LangChain: config.signal', async () => {
+      const { seen, work } = untilAborted();
+      const t = lcEnvelopeTool(async (_input, config) => work(config?.signal), { name: 'slow', schema: z.object({}), timeoutMs: 20 });
+      const msg = (await t.invoke({ type: 'tool_call', id: 'call_t3', name: 'slow', args: {} })) as { artifact: Envelope };
+      expect(msg.artifact.error?.code).toBe('TIMEOUT');
+      expect(seen.stopped).toBe(true);
+    });
+  });
+
   it('records wrapper calls in the audit store with the executor’s record shape, so diagnose explains them', async () => {
     const store = createMemoryStore();
     await aiCall(() => ({ ok: true }), { store }, 'call_7');

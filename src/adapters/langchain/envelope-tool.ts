@@ -50,7 +50,9 @@ export function envelopeTool<SchemaT extends InteropZodObject>(
   const { name, description, schema, ...options } = fields;
   // The schema as JSON Schema (LangChain's own converter), read at the first call.
   const rulesOf = withInputSchema(frameworkRules(name, options), options, async () => (await import('@langchain/core/utils/json_schema')).toJsonSchema(schema));
-  const run = runner(name, rulesOf, (config) => frameworkInvoker(async (args) => func(args as InferInteropZodOutput<SchemaT>, config), options), options);
+  // The function gets the pipeline's signal in its config: it fires at the deadline as well as
+  // when the caller aborts, so a timed-out call stops instead of finishing unseen.
+  const run = runner(name, rulesOf, (config) => frameworkInvoker(async (args, signal) => func(args as InferInteropZodOutput<SchemaT>, { ...config, signal }), options), options);
   return new DynamicStructuredTool<SchemaT, InferInteropZodOutput<SchemaT>, InferInteropZodInput<SchemaT>, Output>({
     name,
     description: description ?? `${name} tool`,

@@ -60,7 +60,9 @@ export function envelopeTool<P extends ToolParameters, R>(options: EnvelopeToolO
   const name = options.name;
   // The SDK turns the parameters (Zod or JSON Schema) into the tool's JSON Schema: read it at the first call.
   const rulesOf = withInputSchema(frameworkRules(name, wrapper), wrapper, () => created.parameters);
-  const run = runner(name, rulesOf, (context, details) => frameworkInvoker(async (args) => execute(args as ToolExecuteArgument<P>, context, details), wrapper), wrapper);
+  // The tool gets the pipeline's signal in `details`: it fires at the deadline as well as when
+  // the run is cancelled, so a timed-out call stops instead of finishing unseen.
+  const run = runner(name, rulesOf, (context, details) => frameworkInvoker(async (args, signal) => execute(args as ToolExecuteArgument<P>, context, { ...details, signal }), wrapper), wrapper);
   // The SDK's option type is a strict/non-strict union keyed on the schema kind; the fields
   // passed here are common to both.
   const created = tool({ ...rest, execute: run } as unknown as ToolOptions) as unknown as FunctionTool<unknown, P, string>;
