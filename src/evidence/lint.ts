@@ -102,8 +102,17 @@ export function lintEvidence(envelope: Envelope, policy: EvidencePolicy = {}): E
 
 type Report = (rule: EvidenceRuleId, pointer: string, message: string, severity?: 'error' | 'warning') => void;
 
+/**
+ * Fitting took every field the evidence supported out of the data and re-pointed it at the
+ * stored full result (docs/budget.md, "Evidence"): it backs what that resource holds.
+ */
+function repointedAtResource(envelope: Envelope, ev: Evidence): boolean {
+  const uri = ev.locator?.resource_uri;
+  return uri !== undefined && (envelope.resources ?? []).some((r) => r.uri === uri);
+}
+
 function lintSupports(envelope: Envelope, ev: Evidence, at: string, report: Report): void {
-  if (ev.supports.length === 0) {
+  if (ev.supports.length === 0 && !repointedAtResource(envelope, ev)) {
     report(EVIDENCE_RULES.E1_NO_SUPPORTS, `${at}/supports`, `evidence "${ev.evidence_id}" supports no field`);
   }
   ev.supports.forEach((pointer, j) => {

@@ -50,6 +50,17 @@ describe('framework tools through the pipeline', () => {
     expect(Buffer.byteLength(model)).toBeLessThan(64 * 1024);
   });
 
+  it.each([
+    ['a long text', () => 'word '.repeat(100_000)],
+    ['a long list', () => Array.from({ length: 10_000 }, (_, i) => ({ id: i, sku: `sku_${i}` }))],
+  ])('tells the model no evidence problem when %s is fitted: the evidence is re-pointed at the stored result', async (_label, value) => {
+    const { env, model } = await aiCall(value, { store: createMemoryStore() });
+    expect(env.status).toBe('partial');
+    expect(env.evidence?.[0]?.locator?.resource_uri).toBe(env.resources?.[0]?.uri);
+    expect(env.warnings.map((w) => (typeof w === 'string' ? w : w.code))).not.toContain('E1.no-supports');
+    expect(model).not.toContain('supports no field');
+  });
+
   it('isolates text that reads like instructions: the model reads it only inside the boundary, withheld', async () => {
     const { env, model } = await aiCall(() => ({ review: INJECTION }));
     expect(env.untrusted_content?.[0]).toMatchObject({ origin: '/data', instructional: true });
