@@ -7,7 +7,10 @@ import { jsonSchema, tool, type Tool } from 'ai';
 import type { CallToolResult as SdkV1CallToolResult, Tool as SdkV1Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult as SdkV2CallToolResult, Tool as SdkV2Tool } from '@modelcontextprotocol/client';
 import type { Envelope } from '../../src/contract/index.js';
+import { RunContext } from '@openai/agents';
+import { z } from 'zod';
 import { envelopeTools } from '../../src/adapters/ai-sdk/index.js';
+import { envelopeTool as agentsEnvelopeTool } from '../../src/adapters/openai-agents/index.js';
 import { fromMcpResult } from '../../src/adapters/mcp/index.js';
 
 const orderInput = jsonSchema<{ order_id: string }>({ type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] });
@@ -27,6 +30,22 @@ describe('type-preserving wrappers', () => {
     type ExecuteInput = Parameters<NonNullable<typeof wrapped.order_get.execute>>[0];
     expectTypeOf<ExecuteInput>().toEqualTypeOf<{ order_id: string }>();
     expect(Object.keys(wrapped)).toEqual(['order_get', 'confirm']);
+  });
+
+  it('the Agents SDK wrapper takes the SDK’s approval function (typed by the parameters), isEnabled and guardrails', async () => {
+    const pay = agentsEnvelopeTool({
+      name: 'pay', description: 'Pay', parameters: z.object({ amount: z.number() }), operation: 'pay',
+      needsApproval: async (_context, { amount }) => {
+        expectTypeOf(amount).toEqualTypeOf<number>();
+        return amount > 100;
+      },
+      isEnabled: ({ runContext }) => runContext !== undefined,
+      inputGuardrails: [],
+      outputGuardrails: [],
+      execute: async ({ amount }) => ({ amount }),
+    });
+    expect(await pay.needsApproval(new RunContext({}), { amount: 500 }, 'call_1')).toBe(true);
+    expect(await pay.needsApproval(new RunContext({}), { amount: 5 }, 'call_2')).toBe(false);
   });
 
   it('fromMcpResult takes a v1 or a v2 SDK CallToolResult and tool, without a cast', () => {

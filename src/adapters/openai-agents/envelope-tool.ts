@@ -5,7 +5,7 @@
  * envelope for the model's call id, and returns the pipeline's model text as the tool output.
  */
 import { randomUUID } from 'node:crypto';
-import { tool, type FunctionTool, type RunContext, type ToolExecuteArgument } from '@openai/agents';
+import { tool, type FunctionTool, type RunContext, type ToolExecuteArgument, type ToolOptions as SdkToolOptions } from '@openai/agents';
 import { FOLLOW_TOOL_NAME, type Invoker, type ToolRules } from '../../executor/index.js';
 import { followParts, frameworkInvoker, frameworkRules, renderModelText, runFrameworkCall, withInputSchema, type WrapperOptions } from '../shared/index.js';
 
@@ -13,6 +13,8 @@ type ToolOptions = Parameters<typeof tool>[0];
 /** Parameter schemas the SDK accepts: a Zod object or a JSON schema object. */
 export type ToolParameters = NonNullable<ToolOptions['parameters']>;
 type ToolCallDetails = { toolCall?: { callId?: string }; signal?: AbortSignal };
+/** A field of the SDK's own `tool()` options for parameters `P`, passed to the SDK unchanged. */
+type SdkField<P extends ToolParameters, K extends 'isEnabled' | 'inputGuardrails' | 'outputGuardrails'> = SdkToolOptions<P>[K];
 
 /** Options of {@link envelopeTool}: the common `tool()` options plus the pipeline's rules (see `WrapperOptions`). */
 export interface EnvelopeToolOptions<P extends ToolParameters, R> extends WrapperOptions {
@@ -21,7 +23,14 @@ export interface EnvelopeToolOptions<P extends ToolParameters, R> extends Wrappe
   readonly parameters: P;
   /** Strict schema mode (default true, as in the SDK). */
   readonly strict?: boolean;
-  readonly needsApproval?: boolean;
+  /** Whether a call waits for a human's approval: a boolean, or the SDK's function of the call's input. */
+  readonly needsApproval?: boolean | ((runContext: RunContext, input: ToolExecuteArgument<P>, callId?: string) => Promise<boolean>);
+  /** Whether the tool is offered to the model in a run: a boolean, or the SDK's function of the run. */
+  readonly isEnabled?: SdkField<P, 'isEnabled'>;
+  /** The SDK's guardrails that check a call before it runs. */
+  readonly inputGuardrails?: SdkField<P, 'inputGuardrails'>;
+  /** The SDK's guardrails that check the output (the model text of the envelope) after it runs. */
+  readonly outputGuardrails?: SdkField<P, 'outputGuardrails'>;
   /** The tool's own function, unchanged. */
   readonly execute: (input: ToolExecuteArgument<P>, context?: RunContext<unknown>, details?: ToolCallDetails) => R | Promise<R>;
 }
