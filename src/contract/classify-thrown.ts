@@ -1,7 +1,7 @@
 /**
  * Classify what Node actually throws: DOMException timeouts and aborts, undici `fetch failed`
  * TypeErrors with a `cause.code`, `node:net` errors, SDK errors that carry an HTTP status or a
- * JSON-RPC code.
+ * JSON-RPC code, the v2 MCP SDK's own timeout and closed-connection errors.
  */
 import type { Classification } from './classify-types.js';
 import { classifyHttpStatus, parseRetryAfter } from './classify-http.js';
@@ -50,6 +50,23 @@ const NETWORK_CODES: Readonly<Record<string, Row>> = {
   UND_ERR_BODY_TIMEOUT: timeout,
   UND_ERR_ABORTED: aborted,
 };
+
+/**
+ * What the v2 MCP SDK's `SdkError` codes mean: errors its client makes itself, never a server's
+ * answer (a server's JSON-RPC error is a `ProtocolError` with a numeric code). It reports the
+ * caller's abort as `REQUEST_TIMEOUT` too, with the abort reason's text as the message and no
+ * `data`; its own timeouts carry their limits in `data`, an `AbortSignal.timeout()` says
+ * `TimeoutError`.
+ */
+function mcpSdkRow(link: unknown): Row | undefined {
+  if (prop(link, 'name') !== 'SdkError') return undefined;
+  const code = prop(link, 'code');
+  if (code === 'CONNECTION_CLOSED') return reset;
+  if (code !== 'REQUEST_TIMEOUT') return undefined;
+  const message = prop(link, 'message');
+  const timedOut = prop(link, 'data') !== undefined || (typeof message === 'string' && message.startsWith('TimeoutError'));
+  return timedOut ? timeout : aborted;
+}
 
 const MAX_DETAIL = 300;
 
@@ -121,6 +138,8 @@ export function classifyThrown(value: unknown, nowMs: number): Classification {
     if (typeof code === 'string' && Object.prototype.hasOwnProperty.call(NETWORK_CODES, code)) {
       return fromRow(NETWORK_CODES[code] as Row, link, code);
     }
+    const sdk = mcpSdkRow(link);
+    if (sdk !== undefined) return fromRow(sdk, link, code as string);
   }
   if (value instanceof TrcError) {
     return { kind: 'execution', category: 'internal', code: value.code, message: value.message, retryable: false, action: 'abort', afterSend: 'ambiguous' };

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ClientV2, InMemoryTransport as InMemoryTransportV2 } from '@modelcontextprotocol/client';
+import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { succeeded, validate } from '../../src/contract/index.js';
 import { ENVELOPE_META_KEY, checkOutputSchema, fromMcpResult, renderModelText, schemaDialect, toMcpResult } from '../../src/adapters/mcp/index.js';
 
@@ -30,6 +32,42 @@ describe('fromMcpResult', () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic['self'] = cyclic;
     expect(fromMcpResult({ content: [], structuredContent: cyclic }, tool, ctx).status).toBe('failed');
+  });
+
+  it('classifies what the v2 client throws on its own timeout, an abort and a closed connection as a timeout, a cancellation and a reset, not an internal error', async () => {
+    const server = new McpServerV2({ name: 'slow', version: '1.0.0' });
+    // The tool answers only after the client has given up; `arrived` says the request got there.
+    let arrived = () => undefined as void;
+    server.registerTool('wait', { annotations: { readOnlyHint: true } }, async () => {
+      arrived();
+      return new Promise<never>(() => undefined);
+    });
+    const [serverSide, clientSide] = InMemoryTransportV2.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new ClientV2({ name: 'trc-test', version: '1.0.0' });
+    await client.connect(clientSide);
+    const { tools } = await client.listTools();
+    const wait = tools[0] as (typeof tools)[number];
+    const thrown = (call: Promise<unknown>) => call.then(() => undefined, (e: unknown) => e);
+    const classified = (e: unknown) => {
+      const env = fromMcpResult(e, wait, { call_id: 'call_v2', server: { name: 'slow', trusted: true } });
+      expect(validate(env).valid).toBe(true);
+      return { status: env.status, category: env.error?.category, code: env.error?.code, retryable: env.error?.retryable };
+    };
+    const timedOut = await thrown(client.callTool({ name: 'wait', arguments: {} }, { timeout: 20 }));
+    expect(classified(timedOut)).toEqual({ status: 'failed', category: 'transport_timeout', code: 'TIMEOUT', retryable: true });
+    const deadline = await thrown(client.callTool({ name: 'wait', arguments: {} }, { signal: AbortSignal.timeout(20) }));
+    expect(classified(deadline)).toMatchObject({ category: 'transport_timeout', code: 'TIMEOUT' });
+    const stop = new AbortController();
+    const aborted = thrown(client.callTool({ name: 'wait', arguments: {} }, { signal: stop.signal }));
+    stop.abort();
+    expect(classified(await aborted)).toEqual({ status: 'failed', category: 'cancelled', code: 'CANCELLED', retryable: false });
+    const started = new Promise<void>((resolve) => (arrived = resolve));
+    const closed = thrown(client.callTool({ name: 'wait', arguments: {} }));
+    await started;
+    await client.close();
+    expect(classified(await closed)).toEqual({ status: 'failed', category: 'network', code: 'CONNECTION_RESET', retryable: true });
+    await server.close();
   });
 
   it('believes readOnlyHint from a server the operator marked trusted', () => {
