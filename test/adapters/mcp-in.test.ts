@@ -70,6 +70,16 @@ describe('fromMcpResult', () => {
     await server.close();
   });
 
+  it('classifies an abort or timeout reason the client rejected with as a cancellation or a timeout, not a JSON-RPC error', () => {
+    const read = { ...tool, annotations: { readOnlyHint: true } };
+    const trusted = { ...ctx, server: { name: 'weather', trusted: true } };
+    const aborted = fromMcpResult(new DOMException('This operation was aborted', 'AbortError'), read, trusted);
+    expect(aborted.error).toMatchObject({ category: 'cancelled', code: 'CANCELLED' });
+    expect(aborted.error?.jsonrpc_code).toBeUndefined();
+    const timedOut = fromMcpResult(new DOMException('The operation was aborted due to timeout', 'TimeoutError'), read, trusted);
+    expect(timedOut.error).toMatchObject({ category: 'transport_timeout', code: 'TIMEOUT', retryable: true });
+  });
+
   it('believes readOnlyHint from a server the operator marked trusted', () => {
     const env = fromMcpResult({ content: [] }, { ...tool, annotations: { readOnlyHint: true } }, { ...ctx, server: { name: 'weather', trusted: true } });
     expect(env.tool_hints?.trusted).toBe(true);

@@ -20,6 +20,8 @@ const PREFIX = /^MCP error -?\d+: /;
  */
 export function asJsonRpcError(value: unknown): JsonRpcErrorObject | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
+  // An abort or timeout reason: its numeric `code` is the DOM's legacy one (20, 23), not JSON-RPC.
+  if (value instanceof DOMException) return undefined;
   const rec = value as Record<string, unknown>;
   if ('error' in rec && typeof rec['error'] === 'object' && rec['error'] !== null && !('content' in rec)) {
     return asJsonRpcError(rec['error']);
