@@ -37,6 +37,18 @@ describe('LangChain.js wrapper', () => {
     expect(validate(tm.artifact).valid).toBe(true);
   });
 
+  it('passes LangChain’s own tool fields (returnDirect, tags, metadata) to the tool, and the wrapper’s options to the pipeline', async () => {
+    const orderGet = envelopeTool(async ({ order_id }) => ({ order_id, status: 'shipped' }), {
+      name: 'order_get', schema, returnDirect: true, tags: ['orders'], metadata: { team: 'support' }, trustedText: true,
+    });
+    expect(orderGet.returnDirect).toBe(true);
+    expect(orderGet.tags).toEqual(['orders']);
+    expect(orderGet.metadata).toEqual({ team: 'support' });
+    const tm = (await orderGet.invoke({ type: 'tool_call', id: 'call_f', name: 'order_get', args: { order_id: 'ord_1' } })) as ToolMessage;
+    // trustedText reached the pipeline: the data is a fact, not external content.
+    expect((tm.artifact as Envelope).untrusted_content ?? []).toEqual([]);
+  });
+
   it('still validates the input with the tool’s schema', async () => {
     const orderGet = envelopeTool(async () => ({}), { name: 'order_get', schema });
     await expect(orderGet.invoke({ type: 'tool_call', id: 'call_3', name: 'order_get', args: { order_id: 42 } })).rejects.toThrow();

@@ -6,15 +6,18 @@
  * ToolMessage has `status: 'error'`.
  */
 import { ToolMessage } from '@langchain/core/messages';
-import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
+import { DynamicStructuredTool, type BaseDynamicToolInput, type ToolRunnableConfig } from '@langchain/core/tools';
 import type { InferInteropZodInput, InferInteropZodOutput, InteropZodObject } from '@langchain/core/utils/types';
 import { randomUUID } from 'node:crypto';
 import type { Envelope } from '../../contract/index.js';
 import { FOLLOW_TOOL_NAME, type Invoker, type ToolRules } from '../../executor/index.js';
-import { followParts, frameworkInvoker, frameworkRules, isErrorStatus, renderModelText, runFrameworkCall, withInputSchema, type WrapperOptions } from '../shared/index.js';
+import { followParts, frameworkInvoker, frameworkRules, isErrorStatus, renderModelText, runFrameworkCall, splitWrapperOptions, withInputSchema, type WrapperOptions } from '../shared/index.js';
+
+/** LangChain's own tool fields, passed to the tool unchanged. */
+type LangChainFields = Pick<BaseDynamicToolInput, 'returnDirect' | 'verboseParsingErrors' | 'tags' | 'metadata' | 'callbacks' | 'verbose'>;
 
 /** Fields of {@link envelopeTool}: the usual tool fields plus the pipeline's rules (see `WrapperOptions`). */
-export interface EnvelopeToolFields<SchemaT extends InteropZodObject> extends WrapperOptions {
+export interface EnvelopeToolFields<SchemaT extends InteropZodObject> extends WrapperOptions, LangChainFields {
   readonly name: string;
   readonly description?: string;
   readonly schema: SchemaT;
@@ -47,13 +50,16 @@ export function envelopeTool<SchemaT extends InteropZodObject>(
   func: (input: InferInteropZodOutput<SchemaT>, config?: ToolRunnableConfig) => unknown,
   fields: EnvelopeToolFields<SchemaT>,
 ): DynamicStructuredTool<SchemaT, InferInteropZodOutput<SchemaT>, InferInteropZodInput<SchemaT>, Output> {
-  const { name, description, schema, ...options } = fields;
+  const { name, description, schema, ...others } = fields;
+  // Wrapper options go to the pipeline; LangChain's own fields (returnDirect, tags, …) to the tool.
+  const { wrapper: options, rest } = splitWrapperOptions(others);
   // The schema as JSON Schema (LangChain's own converter), read at the first call.
   const rulesOf = withInputSchema(frameworkRules(name, options), options, async () => (await import('@langchain/core/utils/json_schema')).toJsonSchema(schema));
   // The function gets the pipeline's signal in its config: it fires at the deadline as well as
   // when the caller aborts, so a timed-out call stops instead of finishing unseen.
   const run = runner(name, rulesOf, (config) => frameworkInvoker(async (args, signal) => func(args as InferInteropZodOutput<SchemaT>, { ...config, signal }), options), options);
   return new DynamicStructuredTool<SchemaT, InferInteropZodOutput<SchemaT>, InferInteropZodInput<SchemaT>, Output>({
+    ...(rest as LangChainFields),
     name,
     description: description ?? `${name} tool`,
     schema,

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { tool, type FunctionTool, type RunContext, type ToolExecuteArgument, type ToolOptions as SdkToolOptions } from '@openai/agents';
 import { FOLLOW_TOOL_NAME, type Invoker, type ToolRules } from '../../executor/index.js';
-import { followParts, frameworkInvoker, frameworkRules, renderModelText, runFrameworkCall, withInputSchema, type WrapperOptions } from '../shared/index.js';
+import { followParts, frameworkInvoker, frameworkRules, renderModelText, runFrameworkCall, splitWrapperOptions, withInputSchema, type WrapperOptions } from '../shared/index.js';
 
 type ToolOptions = Parameters<typeof tool>[0];
 /** Parameter schemas the SDK accepts: a Zod object or a JSON schema object. */
@@ -35,18 +35,6 @@ export interface EnvelopeToolOptions<P extends ToolParameters, R> extends Wrappe
   readonly execute: (input: ToolExecuteArgument<P>, context?: RunContext<unknown>, details?: ToolCallDetails) => R | Promise<R>;
 }
 
-const WRAPPER_KEYS = ['store', 'executor', 'principal', 'budget', 'untrusted', 'trusted', 'visibility', 'trustedText', 'ignoreDetectorRules', 'source', 'source_type', 'source_id', 'operation', 'idempotencyKey', 'reconcile', 'reconcileTool', 'idempotent', 'honoursKey', 'risk', 'timeoutMs', 'now', 'onEnvelope', 'run', 'inputSchema'] as const satisfies readonly (keyof WrapperOptions)[];
-// Every wrapper option is in the list: an option added to WrapperOptions alone would reach the SDK instead.
-const everyWrapperKey: Exclude<keyof WrapperOptions, (typeof WRAPPER_KEYS)[number]> extends never ? true : never = true;
-void everyWrapperKey;
-
-function split<T extends WrapperOptions>(options: T): { wrapper: WrapperOptions; rest: Record<string, unknown> } {
-  const wrapper: Record<string, unknown> = {};
-  const rest: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(options)) ((WRAPPER_KEYS as readonly string[]).includes(k) ? wrapper : rest)[k] = v;
-  return { wrapper: wrapper as WrapperOptions, rest };
-}
-
 function runner(name: string, rules: ToolRules | (() => Promise<ToolRules>), invokerFor: (context?: RunContext<unknown>, details?: ToolCallDetails) => Invoker, options: WrapperOptions) {
   return async (input: unknown, context?: RunContext<unknown>, details?: ToolCallDetails): Promise<string> => {
     const env = await runFrameworkCall(name, typeof rules === 'function' ? await rules() : rules, invokerFor(context, details), input, details?.toolCall?.callId ?? `local_${randomUUID()}`, options, 'openai-agents', details?.signal);
@@ -65,7 +53,7 @@ function runner(name: string, rules: ToolRules | (() => Promise<ToolRules>), inv
  */
 export function envelopeTool<P extends ToolParameters, R>(options: EnvelopeToolOptions<P, R>): FunctionTool<unknown, P, string> {
   const { execute, ...others } = options;
-  const { wrapper, rest } = split(others as unknown as WrapperOptions);
+  const { wrapper, rest } = splitWrapperOptions(others);
   const name = options.name;
   // The SDK turns the parameters (Zod or JSON Schema) into the tool's JSON Schema: read it at the first call.
   const rulesOf = withInputSchema(frameworkRules(name, wrapper), wrapper, () => created.parameters);

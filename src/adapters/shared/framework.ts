@@ -75,6 +75,22 @@ export interface WrapperOptions {
   readonly inputSchema?: Readonly<Record<string, unknown>>;
 }
 
+const WRAPPER_KEYS = ['store', 'executor', 'principal', 'budget', 'untrusted', 'trusted', 'visibility', 'trustedText', 'ignoreDetectorRules', 'source', 'source_type', 'source_id', 'operation', 'idempotencyKey', 'reconcile', 'reconcileTool', 'idempotent', 'honoursKey', 'risk', 'timeoutMs', 'now', 'onEnvelope', 'run', 'inputSchema'] as const satisfies readonly (keyof WrapperOptions)[];
+// Every wrapper option is in the list: an option added to WrapperOptions alone would reach the framework instead.
+const everyWrapperKey: Exclude<keyof WrapperOptions, (typeof WRAPPER_KEYS)[number]> extends never ? true : never = true;
+void everyWrapperKey;
+
+/**
+ * A wrapper's options apart from the framework's own tool fields, which go to the framework.
+ * @example splitWrapperOptions({ name: 'x', returnDirect: true, store }) // { wrapper: { store }, rest: { name: 'x', returnDirect: true } }
+ */
+export function splitWrapperOptions(options: object): { wrapper: WrapperOptions; rest: Record<string, unknown> } {
+  const wrapper: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(options)) ((WRAPPER_KEYS as readonly string[]).includes(k) ? wrapper : rest)[k] = v;
+  return { wrapper: wrapper as WrapperOptions, rest };
+}
+
 let sharedStore: Store | undefined;
 const executors = new WeakMap<Store, Executor>();
 
