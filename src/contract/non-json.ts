@@ -1,7 +1,8 @@
 /**
  * Where a value stops being JSON: the first BigInt, NaN or ±Infinity, lone surrogate (in a
- * string or a key), cycle, Map or Set, with its JSON Pointer, so an error can say where the bad value is
- * instead of only what it is. Iterative: depth costs no stack.
+ * string or a key), cycle, or object JSON would write as `{}` or an index map, losing what it
+ * holds (a Map or Set, binary data, an Error, a Promise), with its JSON Pointer, so an error can
+ * say where the bad value is instead of only what it is. Iterative: depth costs no stack.
  */
 import { escapePointerToken } from './pointer.js';
 
@@ -33,6 +34,25 @@ export function nonJsonAt(value: unknown, base = ''): NonJsonValue | null {
 
 const isWellFormed = (s: string): boolean => (s as string & { isWellFormed(): boolean }).isWellFormed();
 
+/**
+ * Why JSON would lose what an object without `toJSON` holds, or null: a Map or Set (written as
+ * `{}`), binary data (an ArrayBuffer or Blob as `{}`, a typed array as an index map), an Error
+ * (its message is no own enumerable field), a Promise (not awaited), a WeakMap, WeakSet or RegExp.
+ * Plain objects and arrays, the common case, are answered without a test.
+ */
+function lostInJson(v: object): string | null {
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto === Object.prototype || proto === null || Array.isArray(v)) return null;
+  if (v instanceof Map || v instanceof Set) return `a ${v instanceof Map ? 'Map' : 'Set'} is not JSON (it would be written as {})`;
+  if (v instanceof ArrayBuffer || ArrayBuffer.isView(v) || (typeof SharedArrayBuffer === 'function' && v instanceof SharedArrayBuffer) || (typeof Blob === 'function' && v instanceof Blob)) {
+    return `binary data (${v.constructor.name}) is not JSON (it would be written as ${ArrayBuffer.isView(v) && !(v instanceof DataView) ? 'an object of numbered bytes' : '{}'}); return it as base64 text`;
+  }
+  if (v instanceof Error) return `an Error is not JSON (it would be written as {}); throw it, or return its fields`;
+  if (v instanceof Promise) return 'a Promise is not JSON (it would be written as {}); await it';
+  if (v instanceof WeakMap || v instanceof WeakSet || v instanceof RegExp) return `a ${v.constructor.name} is not JSON (it would be written as {})`;
+  return null;
+}
+
 /** True when `value` is certainly JSON (false: it may not be). */
 function plainJson(value: unknown): boolean {
   const stack: unknown[] = [value];
@@ -46,9 +66,10 @@ function plainJson(value: unknown): boolean {
     } else if (typeof v === 'bigint') {
       return false;
     } else if (v !== null && typeof v === 'object') {
-      if (seen.has(v) || v instanceof Map || v instanceof Set) return false;
+      if (seen.has(v)) return false;
       seen.add(v);
       if (typeof (v as { toJSON?: unknown }).toJSON === 'function') continue;
+      if (lostInJson(v) !== null) return false;
       if (Array.isArray(v)) for (const x of v) stack.push(x);
       else for (const k of Object.keys(v)) {
         if (!isWellFormed(k)) return false;
@@ -76,8 +97,9 @@ function locate(value: unknown, base: string): NonJsonValue | null {
     if (open.has(v)) return { pointer, message: 'a circular reference is not allowed' };
     // A value with toJSON (a Date) is written as what it returns.
     if (typeof (v as { toJSON?: unknown }).toJSON === 'function') continue;
-    // JSON writes these as {}: their entries would be lost without a word.
-    if (v instanceof Map || v instanceof Set) return { pointer, message: `a ${v instanceof Map ? 'Map' : 'Set'} is not JSON (it would be written as {})` };
+    // JSON writes these as {} (or an index map): what they hold would be lost without a word.
+    const lost = lostInJson(v);
+    if (lost !== null) return { pointer, message: lost };
     open.add(v);
     stack.push({ v: null, pointer, exit: v });
     const entries: [string, unknown][] = Array.isArray(v) ? v.map((x, i) => [String(i), x]) : Object.entries(v);

@@ -31,6 +31,11 @@ describe('framework tools through the pipeline', () => {
     ['Infinity', { rows: [{ limit: Infinity }] }, '/data/rows/0/limit'],
     ['a Map', { byId: new Map([['x', 1]]) }, '/data/byId'],
     ['a Set', { tags: new Set(['a']) }, '/data/tags'],
+    ['an ArrayBuffer', { file: new Uint8Array([1, 2, 3]).buffer }, '/data/file'],
+    ['a Uint8Array', { bytes: new Uint8Array([1, 2, 3]) }, '/data/bytes'],
+    ['a Blob', { upload: new Blob(['hello']) }, '/data/upload'],
+    ['a returned Error', new Error('order not found'), '/data'],
+    ['a Promise not awaited', { rows: Promise.resolve([]) }, '/data/rows'],
   ])('refuses a value with %s, naming where, instead of changing it silently', async (_label, value, pointer) => {
     const { env } = await aiCall(() => value);
     expect(env.status).toBe('failed');
