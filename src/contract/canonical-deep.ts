@@ -8,6 +8,8 @@
  * in the finished text, as for the fast path.)
  */
 
+import { lostInJson } from './non-json.js';
+
 /** Thrown for what has no canonical form; the caller maps it as it maps the fast path's. */
 export class DeepUnrepresentable extends Error {}
 
@@ -57,6 +59,8 @@ export function serializeDeep(value: unknown): string | undefined {
       out.push('[');
       stack.push({ kind: 'array', items: v, i: 0, owner: v });
     } else {
+      const lost = lostInJson(v);
+      if (lost !== null) throw new DeepUnrepresentable(lost);
       const obj = v as Record<string, unknown>;
       // Default sort compares UTF-16 code units, as RFC 8785 orders member names.
       out.push('{');

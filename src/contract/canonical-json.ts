@@ -19,6 +19,7 @@
  */
 
 import { DeepUnrepresentable, serializeDeep } from './canonical-deep.js';
+import { lostInJson } from './non-json.js';
 
 /** Why a value has no canonical form; the digest module turns it into `JCS_UNREPRESENTABLE`. */
 export class Unrepresentable extends Error {}
@@ -238,6 +239,9 @@ function write(v: unknown, depth: number, ancestors: object[], key: string): str
     for (let i = 0; i < v.length; i++) parts[i] = write(v[i], depth + 1, ancestors, String(i)) ?? 'null';
     out = '[' + parts.join(',') + ']';
   } else {
+    // A Map, binary data, an Error… would be written as {} (or an index map): refused, not changed.
+    const lost = lostInJson(v);
+    if (lost !== null) throw new Unrepresentable(lost);
     const obj = v as Record<string, unknown>;
     const keys = Object.keys(obj).sort(); // default sort compares UTF-16 code units (§3.2.3)
     const parts: string[] = [];
@@ -265,7 +269,8 @@ function escapesSurrogate(json: string): boolean {
 
 /**
  * RFC 8785 text of `value`, or `undefined` when JSON has nothing for it (`undefined`, a function).
- * Throws {@link Unrepresentable} for NaN, ±Infinity, BigInt, lone surrogates and cycles. Nesting
+ * Throws {@link Unrepresentable} for NaN, ±Infinity, BigInt, lone surrogates, cycles and objects
+ * JSON would write as `{}` (a Map, binary data, an Error: see non-json.ts). Nesting
  * too deep for the recursive walks is written by the iterative writer (canonical-deep.ts).
  */
 export function serializeCanonical(value: unknown): string | undefined {

@@ -38,9 +38,10 @@ const isWellFormed = (s: string): boolean => (s as string & { isWellFormed(): bo
  * Why JSON would lose what an object without `toJSON` holds, or null: a Map or Set (written as
  * `{}`), binary data (an ArrayBuffer or Blob as `{}`, a typed array as an index map), an Error
  * (its message is no own enumerable field), a Promise (not awaited), a WeakMap, WeakSet or RegExp.
- * Plain objects and arrays, the common case, are answered without a test.
+ * Plain objects and arrays, the common case, are answered without a test. The canonical writers
+ * refuse the same objects, so no digest is ever taken of a value JSON would have changed.
  */
-function lostInJson(v: object): string | null {
+export function lostInJson(v: object): string | null {
   const proto: unknown = Object.getPrototypeOf(v);
   if (proto === Object.prototype || proto === null || Array.isArray(v)) return null;
   if (v instanceof Map || v instanceof Set) return `a ${v instanceof Map ? 'Map' : 'Set'} is not JSON (it would be written as {})`;

@@ -123,6 +123,13 @@ describe('canonicalJson on values the native writer cannot take as they are', ()
     expect(ours(deep)).toBe('refused');
   });
 
+  it('refuses what JSON would write as {} or an index map (a Map, binary data, an Error), and keeps toJSON values', () => {
+    for (const lossy of [new Map([['a', 1]]), new Set([1]), new ArrayBuffer(2), new Uint8Array([1]), new Error('x'), Promise.resolve(1), /re/u]) {
+      expect(ours({ v: [lossy] })).toBe('refused');
+    }
+    expect(ours({ when: new Date(0), bytes: Buffer.from('hi') })).toBe(canonicalize({ when: new Date(0), bytes: Buffer.from('hi') }));
+  });
+
   it('keeps data nested deeper than the tracking depth', () => {
     let v: unknown = 'leaf';
     for (let i = 0; i < 300; i++) v = i % 2 === 0 ? [v] : { k: v };
@@ -159,6 +166,8 @@ describe('canonicalJson on nesting deeper than a recursive walk can go', () => {
     at.push(NaN);
     expect(ours(deep)).toBe('refused');
     at[0] = deep;
+    expect(ours(deep)).toBe('refused');
+    at[0] = new Map();
     expect(ours(deep)).toBe('refused');
   });
 });

@@ -212,6 +212,18 @@ describe('tool output that is not JSON', () => {
     expectValid(env);
   });
 
+  it.each([
+    ['a Map', new Map([['a', 1]])],
+    ['an ArrayBuffer', new ArrayBuffer(4)],
+    ['a typed array', new Uint8Array([1, 2])],
+    ['an Error', new Error('not found')],
+  ])('refuses %s in a defined tool\'s data with its pointer, as the framework wrappers do, instead of writing {}', async (_label, value) => {
+    const executor = createExecutor({ tools: [readTool(() => ({ data: { order: { items: [1, value] } } }))], store: createMemoryStore() });
+    const env = await executor.call({ call_id: 'c1', tool_name: 'order_get', args: { id: 'o1' } }, principal);
+    expect(env).toMatchObject({ status: 'failed', error: { code: 'TOOL_OUTPUT_INVALID', details: { pointer: '/data/order/items/1' } } });
+    expectValid(env);
+  });
+
   it('refuses a BigInt in an evidence locator with its pointer, and still records the call', async () => {
     const executor = createExecutor({ tools: [readTool(() => ({ data: { a: 1 }, evidence: [{ evidence_id: 'e1', kind: 'record', locator: { pk: 10n }, supports: ['/data/a'] }] } as never))], store: createMemoryStore() });
     const env = await executor.call({ call_id: 'c1', tool_name: 'order_get', args: { id: 'o1' } }, principal);
