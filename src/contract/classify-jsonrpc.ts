@@ -7,8 +7,9 @@ import type { Classification } from './classify-types.js';
 /**
  * Classify a JSON-RPC error code. The reserved codes mean the call never ran as intended; the
  * implementation-defined server range (-32000…-32099) is the server's own failure. `thrown`: the
- * error was thrown by a client library, where the MCP SDK uses −32001 for its own timeout and
- * −32000 for a closed connection; in an error a server answered, they are the server's own codes.
+ * MCP client made the error itself (see `isMcpClientError`): −32001 for its own timeout and
+ * −32000 for a closed connection, a transport failure (kind `execution`) and no answer at all;
+ * in an error a server answered, they are the server's own codes.
  */
 export function classifyJsonRpcCode(code: number, message: string | undefined, thrown = false): Classification {
   const rpc = { jsonrpc_code: code };
@@ -30,11 +31,11 @@ export function classifyJsonRpcCode(code: number, message: string | undefined, t
     case -32001:
       if (!thrown) break;
       // MCP SDK: the client stopped waiting for the response.
-      return { ...rpc, kind: 'protocol', category: 'transport_timeout', code: 'REQUEST_TIMEOUT', message: `no response before the request timed out${said}`, retryable: true, action: 'retry', afterSend: 'ambiguous' };
+      return { ...rpc, kind: 'execution', category: 'transport_timeout', code: 'REQUEST_TIMEOUT', message: `no response before the request timed out${said}`, retryable: true, action: 'retry', afterSend: 'ambiguous' };
     case -32000:
       if (!thrown) break;
       // MCP SDK: the connection closed before the response arrived.
-      return { ...rpc, kind: 'protocol', category: 'network', code: 'CONNECTION_CLOSED', message: `the connection closed before the response arrived${said}`, retryable: true, action: 'retry', afterSend: 'ambiguous' };
+      return { ...rpc, kind: 'execution', category: 'network', code: 'CONNECTION_CLOSED', message: `the connection closed before the response arrived${said}`, retryable: true, action: 'retry', afterSend: 'ambiguous' };
     case -32042:
       return { ...rpc, kind: 'protocol', category: 'authorization', code: 'URL_ELICITATION_REQUIRED', message: `the user must complete a step in the browser first${said}`, retryable: false, action: 'ask_user', afterSend: 'definite' };
     default:

@@ -68,6 +68,23 @@ function mcpSdkRow(link: unknown): Row | undefined {
   return timedOut ? timeout : aborted;
 }
 
+/**
+ * Whether `value` is an error an MCP client made itself rather than a server's JSON-RPC error:
+ * v1's `McpError` for its own timeout (-32001 with `data.timeout`, the limit it waited: a
+ * server's error never carries the client's limit) or a transport that closed (-32000
+ * "Connection closed", no data), and v2's `SdkError`. {@link classifyError} reads these as a
+ * timeout or a closed connection, never as the server's answer.
+ * @example isMcpClientError(new McpError(-32001, 'Request timed out', { timeout: 60000 })) // true
+ */
+export function isMcpClientError(value: unknown): boolean {
+  if (prop(value, 'name') === 'SdkError') return true;
+  if (prop(value, 'name') !== 'McpError') return false;
+  const code = prop(value, 'code');
+  const data = prop(value, 'data');
+  if (code === -32001) return typeof prop(data, 'timeout') === 'number';
+  return code === -32000 && data === undefined && prop(value, 'message') === 'MCP error -32000: Connection closed';
+}
+
 const MAX_DETAIL = 300;
 
 /** The thrown value's own message, shortened: it may be long or come from an untrusted server. */
@@ -153,7 +170,7 @@ export function classifyThrown(value: unknown, nowMs: number): Classification {
   // MCP SDK `McpError` / `ProtocolError`: a JSON-RPC code on the thrown error.
   const rpc = prop(value, 'code');
   if (isRpcCode(rpc)) {
-    return classifyJsonRpcCode(rpc, value instanceof Error ? value.message.slice(0, MAX_DETAIL) : undefined, true);
+    return classifyJsonRpcCode(rpc, value instanceof Error ? value.message.slice(0, MAX_DETAIL) : undefined, isMcpClientError(value));
   }
   if (value instanceof TypeError && value.message === 'fetch failed') {
     const code = links.map((l) => prop(l, 'code')).find((c): c is string => typeof c === 'string');

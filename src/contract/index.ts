@@ -55,6 +55,7 @@ export type { NonJsonValue } from './non-json.js';
 export type { TimestampValue } from './timestamp-value.js';
 export type { CallInput, ProvenanceInput, SideEffectInput, CommonInput, Data, CompleteInput, IncompleteInput } from './builders.js';
 export { classifyError, COMMIT_STATUS_UNKNOWN } from './classify.js';
+export { isMcpClientError } from './classify-thrown.js';
 export { parseRetryAfter } from './classify-http.js';
 export type { ClassifiedError, ClassifyOptions, ClassifiableFailure, ErrorKind, HttpFailure, JsonRpcFailure } from './classify-types.js';
 export { parseJson, lineAndColumn } from './parse-json.js';

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ErrorCode, PingRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Client as ClientV2, InMemoryTransport as InMemoryTransportV2 } from '@modelcontextprotocol/client';
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { succeeded, validate } from '../../src/contract/index.js';
@@ -67,6 +70,39 @@ describe('fromMcpResult', () => {
     await started;
     await client.close();
     expect(classified(await closed)).toEqual({ status: 'failed', category: 'network', code: 'CONNECTION_RESET', retryable: true });
+    await server.close();
+  });
+
+  it('classifies what the v1 client throws on its own timeout and a closed connection as a timeout and a closed connection, and a server\'s -32001 as the server\'s error', async () => {
+    const server = new McpServer({ name: 'slow', version: '1.0.0' });
+    let arrived = () => undefined as void;
+    server.registerTool('wait', { annotations: { readOnlyHint: true } }, async () => {
+      arrived();
+      return new Promise<never>(() => undefined);
+    });
+    // A server that answers the JSON-RPC code the client uses for its own timeouts, with its own data.
+    server.server.setRequestHandler(PingRequestSchema, () => { throw new McpError(ErrorCode.RequestTimeout, 'the warehouse timed out', { warehouse: 'eu-1' }); });
+    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'trc-test', version: '1.0.0' });
+    await client.connect(clientSide);
+    const { tools } = await client.listTools();
+    const wait = tools[0] as (typeof tools)[number];
+    const thrown = (call: Promise<unknown>) => call.then(() => undefined, (e: unknown) => e);
+    const classified = (e: unknown) => {
+      const env = fromMcpResult(e, wait, { call_id: 'call_v1', server: { name: 'slow', trusted: true } });
+      expect(validate(env).valid).toBe(true);
+      return { status: env.status, category: env.error?.category, code: env.error?.code, retryable: env.error?.retryable };
+    };
+    const timedOut = await thrown(client.callTool({ name: 'wait', arguments: {} }, undefined, { timeout: 20 }));
+    expect(classified(timedOut)).toEqual({ status: 'failed', category: 'transport_timeout', code: 'REQUEST_TIMEOUT', retryable: true });
+    const fromServer = fromMcpResult(await thrown(client.ping()), wait, { call_id: 'call_v1', server: { name: 'slow', trusted: true } });
+    expect(fromServer.error).toMatchObject({ code: 'JSONRPC_SERVER_ERROR', jsonrpc_code: -32001 });
+    const started = new Promise<void>((resolve) => (arrived = resolve));
+    const closed = thrown(client.callTool({ name: 'wait', arguments: {} }));
+    await started;
+    await client.close();
+    expect(classified(await closed)).toEqual({ status: 'failed', category: 'network', code: 'CONNECTION_CLOSED', retryable: true });
     await server.close();
   });
 

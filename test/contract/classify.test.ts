@@ -300,7 +300,9 @@ describe('classifyError on JSON-RPC errors', () => {
     expect(classified({ jsonRpcError: { code: -32000, message: 'quota exceeded' } }, READ).error).toMatchObject({ category: 'upstream', code: 'JSONRPC_SERVER_ERROR', retryable: false });
     expect(classified({ jsonRpcError: { code: -32001 } }, READ).error).toMatchObject({ code: 'JSONRPC_SERVER_ERROR', retryable: false });
     expect(classified(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'), READ).error).toMatchObject({ category: 'network', code: 'CONNECTION_CLOSED', retryable: true });
-    expect(classified(new McpError(ErrorCode.RequestTimeout, 'Request timed out'), READ).error).toMatchObject({ category: 'transport_timeout', code: 'REQUEST_TIMEOUT' });
+    // The SDK's own timeout carries the limit it waited; a server's -32001 rethrown by the client does not.
+    expect(classified(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: 60_000 }), READ).error).toMatchObject({ category: 'transport_timeout', code: 'REQUEST_TIMEOUT', retryable: true });
+    expect(classified(new McpError(ErrorCode.RequestTimeout, 'the warehouse timed out', { warehouse: 'eu-1' }), READ).error).toMatchObject({ category: 'upstream', code: 'JSONRPC_SERVER_ERROR', retryable: false });
     expect(classified({ jsonRpcError: { code: -32000 } }, WRITE).status).toBe('unknown');
     expect(classified({ jsonRpcError: { code: -32042 } }, READ).error).toMatchObject({ code: 'URL_ELICITATION_REQUIRED', action: 'ask_user' });
     expect(classified({ jsonRpcError: { code: -32200 } }, READ).error.code).toBe('JSONRPC_RESERVED_ERROR');

@@ -4,6 +4,7 @@
  * `{ code, message, data? }`, or a whole JSON-RPC error response `{ jsonrpc, id, error: {...} }`.
  * Classifying them is the executor's job.
  */
+import { isMcpClientError } from '../../contract/index.js';
 
 /** A JSON-RPC error member. */
 export interface JsonRpcErrorObject {
@@ -22,6 +23,8 @@ export function asJsonRpcError(value: unknown): JsonRpcErrorObject | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   // An abort or timeout reason: its numeric `code` is the DOM's legacy one (20, 23), not JSON-RPC.
   if (value instanceof DOMException) return undefined;
+  // The client's own timeout or closed connection looks like a server's error; it is not one.
+  if (isMcpClientError(value)) return undefined;
   const rec = value as Record<string, unknown>;
   if ('error' in rec && typeof rec['error'] === 'object' && rec['error'] !== null && !('content' in rec)) {
     return asJsonRpcError(rec['error']);
