@@ -12,7 +12,7 @@ import type { Spool } from './externalize.js';
 import { fitCore } from './fit-core.js';
 import { DEFAULT_HANDLE_TTL_MS } from './handles.js';
 import { JsonArraySplitter, byteSize, notJson, type ElementMark, type ElementSink, type SourcePosition } from './json-array-splitter.js';
-import { JsonLinesSplitter } from './json-lines-splitter.js';
+import { JSONL_MIME_TYPE, JsonLinesSplitter } from './json-lines-splitter.js';
 import { JsonElementScanner } from './json-element-scanner.js';
 import { findJsonError } from './json-error-position.js';
 import { ListStats } from './list-stats.js';
@@ -118,7 +118,7 @@ export async function fitStream(source: AsyncIterable<Uint8Array | string>, budg
   const under = (prefix: string) => (found: InexactNumber[]) => {
     for (const f of found) inexact.push({ ...f, pointer: prefix + f.pointer });
   };
-  const writer: ResourceWriter | null = ctx.store === undefined ? null : await ctx.store.createResource({ principal, tool, mimeType: jsonl ? 'application/jsonl' : 'application/json', expiresAt });
+  const writer: ResourceWriter | null = ctx.store === undefined ? null : await ctx.store.createResource({ principal, tool, mimeType: jsonl ? JSONL_MIME_TYPE : 'application/json', expiresAt });
   const kept: unknown[] = [];
   let keptBytes = 0;
   let total = 0;

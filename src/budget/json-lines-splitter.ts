@@ -8,6 +8,9 @@
  */
 import { elementTooLarge, type ElementMark, type ElementSink, type SourcePosition } from './json-array-splitter.js';
 
+/** Media type of a stored JSON Lines result: a list of one element per line (what `page` reads it as). */
+export const JSONL_MIME_TYPE = 'application/jsonl';
+
 /** True when `bytes[from, to)` holds only JSON whitespace (space, tab, CR, LF). */
 function blank(bytes: Uint8Array, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {

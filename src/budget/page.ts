@@ -8,6 +8,7 @@ import type { Store } from '../store/types.js';
 import { DEFAULT_BUDGET } from './budget.js';
 import { HANDLE_ERROR_CODES, mintHandle, readHandle } from './handles.js';
 import { JsonArraySplitter } from './json-array-splitter.js';
+import { JSONL_MIME_TYPE, JsonLinesSplitter } from './json-lines-splitter.js';
 
 /** Where to read, and how much. */
 export interface PageContext {
@@ -25,16 +26,20 @@ interface Slice {
   readonly upstreamAvailable: number | null;
 }
 
-async function sliceTopLevel(chunks: AsyncIterable<Uint8Array>, offset: number, size: number): Promise<Slice> {
+async function sliceTopLevel(chunks: AsyncIterable<Uint8Array>, jsonl: boolean, offset: number, size: number): Promise<Slice> {
   const items: unknown[] = [];
   let index = 0;
-  const splitter = new JsonArraySplitter((bytes, from, to) => {
+  const onElement = (bytes: Uint8Array, from: number, to: number): void => {
     // Only the requested slice is decoded; the rest is counted.
     if (index >= offset && index < offset + size) items.push(JSON.parse(Buffer.from(bytes.subarray(from, to)).toString('utf8')));
     index++;
-  });
+  };
+  // A JSON Lines result is a list of its lines: read as one JSON document it holds no elements.
+  const splitter = jsonl ? new JsonLinesSplitter(onElement) : new JsonArraySplitter(onElement);
   for await (const chunk of chunks) splitter.push(chunk);
   splitter.end();
+  // A cursor is minted within the list it pages, so a list shorter than its offset is not the one it named.
+  if (index < offset) throw new TrcError('PAGE_NOT_A_LIST', `the stored result has ${index} items, fewer than this cursor's offset ${offset}`);
   return { items, total: index, upstreamNext: null, upstreamAvailable: null };
 }
 
@@ -71,7 +76,7 @@ export async function page(cursor: string, principal: string, ctx: PageContext):
   const offset = record.target.offset ?? 0;
   const pointer = record.target.pointer ?? '';
   const chunks = ctx.store.readResource(meta.id);
-  const slice = pointer === '' ? await sliceTopLevel(chunks, offset, size) : await sliceNested(chunks, pointer, offset, size);
+  const slice = pointer === '' ? await sliceTopLevel(chunks, meta.mimeType === JSONL_MIME_TYPE, offset, size) : await sliceNested(chunks, pointer, offset, size);
 
   const end = offset + slice.items.length;
   const more = end < slice.total;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fit, fitStream } from '../../src/budget/index.js';
+import { fit, fitStream, page } from '../../src/budget/index.js';
 import { isTrcError, validate } from '../../src/contract/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { Store } from '../../src/store/types.js';
@@ -54,6 +54,23 @@ describe('fitStream with format jsonl', () => {
     expect(env.completeness).toMatchObject({ returned_items: 5, available_items: 50 });
     expect(env.resources?.[0]?.mime_type).toBe('application/jsonl');
     expect((await readStored(store, env.resources?.[0]?.uri ?? '', 'alice')).toString('utf8')).toBe(text);
+  });
+
+  it('pages through a fitted JSON Lines result to its last line, with exact counts on every page', async () => {
+    const rows = Array.from({ length: 47 }, (_, i) => ({ i, s: 'é😀' }));
+    const text = rows.map((r) => JSON.stringify(r)).join('\r\n') + '\n\n';
+    const env = await fitStream(chunked(Buffer.from(text), [5, 200]), { maxItems: 10 }, { store, principal: 'alice', tool: 'export', format: 'jsonl' });
+    const seen: unknown[] = [...(env.data as unknown[])];
+    let cursor = env.completeness?.next?.value ?? null;
+    while (cursor !== null) {
+      const next = await page(cursor, 'alice', { store, pageSize: 15 });
+      expect(validate(next).valid).toBe(true);
+      expect(next.completeness).toMatchObject({ returned_items: (next.data as unknown[]).length, available_items: rows.length - seen.length });
+      seen.push(...(next.data as unknown[]));
+      cursor = next.completeness?.next?.value ?? null;
+      if (cursor === null) expect(next.completeness?.state).toBe('complete');
+    }
+    expect(seen).toEqual(rows);
   });
 
   it('names the line of a value that is not JSON, and stores nothing', async () => {
