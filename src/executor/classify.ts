@@ -14,6 +14,7 @@ import type { McpBlock } from './mcp-content.js';
 import { normalizeOutput } from './normalize.js';
 import { normalizeMcp, type ExternalMarks } from './normalize-mcp.js';
 import { normalizeValue } from './normalize-value.js';
+import { DEEP_RESULT_LEVELS, nestedDeeperThan } from './nesting.js';
 import type { ToolRules } from './rules.js';
 import type { RunOutcome } from './run-with-deadline.js';
 import { isToolFailure } from './tool-failure.js';
@@ -114,6 +115,24 @@ function messagesOf(value: unknown): string[] {
  * @example const c = classifyOutcome({ rules, run, call, idempotencyKey: null, now: Date.now, retrievedAt, external, notes: [] });
  */
 export function classifyOutcome(input: ClassifyInput): Classified {
+  try {
+    return classifyAttempt(input);
+  } catch (cause) {
+    // Reading the result failed: when it is nested past what normalization can walk, that is
+    // an unreadable result, like any other that is not one; anything else is a bug and thrown.
+    if (!nestedDeeperThan(answered(input.run.outcome), DEEP_RESULT_LEVELS)) throw cause;
+    const error = contractError('RESULT_NESTED_TOO_DEEPLY', `tool "${input.rules.name}" returned a result nested more than ${DEEP_RESULT_LEVELS} levels deep, too deeply to be read`);
+    if (input.rules.effect === 'write') return { kind: 'ambiguous', error: { ...error, kind: 'unknown_outcome' } };
+    return { kind: 'failed', error, sideEffect: null };
+  }
+}
+
+/** What an attempt answered, for the depth check. */
+function answered(o: Outcome): unknown {
+  return o.kind === 'output' ? o.output : o.kind === 'value' ? o.value : o.kind === 'mcp' ? o.result : null;
+}
+
+function classifyAttempt(input: ClassifyInput): Classified {
   const { rules, run } = input;
   const write = rules.effect === 'write';
   // A write the host declared (or a trusted server annotated): every failure after the send is

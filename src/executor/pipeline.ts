@@ -20,7 +20,7 @@ import type { ExternalMarks } from './normalize-mcp.js';
 import type { ToolRules } from './rules.js';
 import { runHold } from './run-hold.js';
 import { runWithDeadline } from './run-with-deadline.js';
-import { finalize, type StageContext, type Stages } from './stages.js';
+import { finalize, unprocessedError, withheld, type StageContext, type Stages } from './stages.js';
 import { errorText, ledgerFailure, stepFailure } from './step-failures.js';
 import { endCallSpan, spanAttempt, startCallSpan } from './telemetry.js';
 import type { Principal, ToolCall } from './types.js';
@@ -111,12 +111,20 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
       out = isThenable(next) ? await next : next;
     } else {
       const before = out.data;
-      out = await content(out, ctx);
+      try {
+        out = await content(out, ctx);
+      } catch (cause) {
+        // A stage that throws (a result nested past the stack, a custom stage's bug) must not
+        // turn the call into a rejected promise: no audit record, no settled ledger entry.
+        notes.contract.push(`content stages failed: ${errorText(cause)}`);
+        out = withheld(out, unprocessedError(out, cause));
+        replaced = true;
+      }
       const f = finalize(out, notes, out.data === before && !deps.customDataStages);
       lap?.('finalize');
       out = f.envelope;
       findings = shortFindings(f.findings);
-      replaced = f.replaced;
+      replaced = replaced || f.replaced;
       if (replaced) {
         // The replacement is text of ours about the result: it passes the trust boundary too.
         for (const stage of [stages.visibility, stages.trust, stages.present]) {

@@ -8,8 +8,9 @@
  * evidence (lint, E7) → trust (isolate external text, detect instructions) → present (the model
  * text) → finalize (digest + invariants).
  */
-import { digest, failed, validate, type Envelope, type Finding } from '../contract/index.js';
+import { digest, failed, validate, type Envelope, type ErrorInfo, type Finding } from '../contract/index.js';
 import { rememberValid } from '../contract/known-valid.js';
+import { DEEP_RESULT_LEVELS, nestedDeeperThan } from './nesting.js';
 import type { Budget } from '../budget/index.js';
 import type { EvidencePolicy } from '../evidence/index.js';
 import type { LayerNotes } from './audit.js';
@@ -154,24 +155,40 @@ export function finalize(envelope: Envelope, notes: LayerNotes, digestIsFresh: b
   findings = [...findings, ...result.findings];
   if (result.valid && fresh !== undefined) return { envelope: rememberValid({ ...rest, result_digest: fresh }), findings, replaced: false };
   notes.contract.push(`envelope replaced: ${findings.filter((f) => f.severity === 'error').map((f) => `${f.rule} at ${f.pointer || '(root)'}`).join('; ')}`);
+  const replacement = withheld(envelope, {
+    category: 'contract',
+    code: 'INTERNAL_CONTRACT_VIOLATION',
+    message: 'the tool result would have contradicted the contract, so it was withheld',
+    retryable: false,
+    action: 'explain_to_user',
+    kind: 'execution',
+    details: { findings: findings.filter((f) => f.severity === 'error').map((f) => ({ rule: f.rule, pointer: f.pointer, message: f.message })) },
+  });
+  return { envelope: replacement, findings, replaced: true };
+}
+
+/**
+ * A `failed` envelope in place of a result that cannot be emitted. It keeps the side effect the
+ * result reported when one occurred (with its external id): withholding the data must not hide
+ * that the world changed.
+ */
+export function withheld(envelope: Envelope, error: ErrorInfo): Envelope {
   const se = envelope.side_effect;
   const keepEffect = se.occurred && typeof se.external_id === 'string'
     ? { occurred: true as const, operation: se.operation, external_id: se.external_id, idempotency_key: se.idempotency_key ?? null, committed_at: se.committed_at ?? null }
     : { occurred: false as const, operation: se.operation };
-  const replacement = failed({
-    call: envelope.call,
-    error: {
-      category: 'contract',
-      code: 'INTERNAL_CONTRACT_VIOLATION',
-      message: 'the tool result would have contradicted the contract, so it was withheld',
-      retryable: false,
-      action: 'explain_to_user',
-      kind: 'execution',
-      details: { findings: findings.filter((f) => f.severity === 'error').map((f) => ({ rule: f.rule, pointer: f.pointer, message: f.message })) },
-    },
-    side_effect: keepEffect,
-  });
-  return { envelope: replacement, findings, replaced: true };
+  return failed({ call: envelope.call, error, side_effect: keepEffect });
+}
+
+/**
+ * The error of a result the content stages could not process: one nested past what their
+ * recursive walks can go is named as such; anything else a stage throws is reported with its
+ * message.
+ */
+export function unprocessedError(envelope: Envelope, cause: unknown): ErrorInfo {
+  return nestedDeeperThan(envelope.data, DEEP_RESULT_LEVELS)
+    ? { category: 'contract', code: 'RESULT_NESTED_TOO_DEEPLY', message: `the tool result is nested more than ${DEEP_RESULT_LEVELS} levels deep, too deeply to be checked and fitted, so it was withheld`, retryable: false, action: 'explain_to_user', kind: 'execution' }
+    : { category: 'internal', code: 'RESULT_NOT_PROCESSED', message: `the tool result could not be checked and fitted, so it was withheld: ${cause instanceof Error ? cause.message : String(cause)}`, retryable: false, action: 'explain_to_user', kind: 'execution' };
 }
 
 function lastKey(value: object): string | undefined {
