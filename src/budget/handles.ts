@@ -103,10 +103,11 @@ export async function readHandle(store: Store, id: string, access: ReadAccess): 
 }
 
 /**
- * Re-authorize a handle and open the resource it names, chunk by chunk.
+ * Re-authorize a handle and open the resource it names, chunk by chunk; with `from`, from that
+ * byte on (the store skips the chunks before it).
  * @example const { meta, chunks } = await openResource(store, uri, { principal: 'alice' });
  */
-export async function openResource(store: Store, id: string, access: ReadAccess): Promise<{ meta: ResourceMeta; chunks: AsyncIterable<Uint8Array> }> {
+export async function openResource(store: Store, id: string, access: ReadAccess, from = 0): Promise<{ meta: ResourceMeta; chunks: AsyncIterable<Uint8Array> }> {
   const record = await readHandle(store, id, access);
   const meta = await store.getResourceMeta(record.target.resourceId);
   if (meta === null) throw new TrcError(HANDLE_ERROR_CODES.unknown, 'the resource behind this handle no longer exists');
@@ -114,5 +115,5 @@ export async function openResource(store: Store, id: string, access: ReadAccess)
   if (meta.expiresAt !== null && !(Date.parse(meta.expiresAt) > now)) {
     throw new TrcError(HANDLE_ERROR_CODES.expired, `the resource expired at ${meta.expiresAt}`, { data: { expiresAt: meta.expiresAt } });
   }
-  return { meta, chunks: store.readResource(meta.id) };
+  return { meta, chunks: from > 0 ? store.readResource(meta.id, from) : store.readResource(meta.id) };
 }

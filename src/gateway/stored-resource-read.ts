@@ -29,13 +29,16 @@ export async function readGatewayResource(state: SessionState, uri: string): Pro
   if (offsetText !== null && !/^\d{1,15}$/.test(offsetText)) throw new RelayedRpcError(-32602, `offset must be a byte offset, got "${offsetText}"`, { uri });
   try {
     // Re-authorized on every read (Z6): the handle must belong to this session's principal.
-    const { meta, chunks } = await openResource(state.options.store, base, { principal: state.principal, now: state.options.now?.() ?? new Date() });
+    const from = Number(offsetText ?? 0);
+    // The store starts at the chunk holding the offset: reading a large result chunk by chunk
+    // costs its size, not its size times the number of chunks.
+    const { meta, chunks } = await openResource(state.options.store, base, { principal: state.principal, now: state.options.now?.() ?? new Date() }, from);
     const text = meta.mimeType.startsWith('text/') || meta.mimeType.startsWith('application/json');
     const whole = offsetText === null && meta.bytes <= READ_CHUNK_BYTES;
-    let start = Math.min(Number(offsetText ?? 0), meta.bytes);
+    let start = Math.min(from, meta.bytes);
     let end = whole ? meta.bytes : Math.min(meta.bytes, start + READ_CHUNK_BYTES);
     const parts: Buffer[] = [];
-    let at = 0;
+    let at = start;
     // One byte past the window, to find a character boundary.
     for await (const c of chunks) {
       const buf = Buffer.from(c);

@@ -25,9 +25,9 @@ export function guardStore(store: Store): Store {
   return {
     createResource: guard('createResource', store.createResource.bind(store)),
     getResourceMeta: guard('getResourceMeta', store.getResourceMeta.bind(store)),
-    async *readResource(id) {
+    async *readResource(id, from) {
       try {
-        yield* store.readResource(id);
+        yield* store.readResource(id, from);
       } catch (error) {
         throw asStoreError(error, 'readResource');
       }

@@ -4,6 +4,7 @@ import type {
 } from './types.js';
 import { createChunkedWriter } from './chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from './errors.js';
+import { chunkStart, startByte } from './chunk-start.js';
 import { decodeJson, encodeAuditRecord, encodeJson } from './json-column.js';
 import { checkLimit, checkPruneLimit, timestampMs } from './timestamps.js';
 import { memoryRetention, type MemoryEviction } from './memory-retention.js';
@@ -160,13 +161,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       return found === undefined ? null : { ...found.meta };
     },
 
-    async *readResource(id) {
+    async *readResource(id, from) {
       open();
       const found = resources.get(id);
       if (found === undefined) throw storeError(STORE_ERROR_CODES.resourceNotFound, `no committed resource ${id}`, { id });
-      for (const chunk of found.chunks) {
+      const start = chunkStart(found.chunks.map((c) => c.length), startByte(from));
+      for (let seq = start.seq; seq < found.chunks.length; seq += 1) {
         open();
-        yield chunk.slice();
+        yield (found.chunks[seq] as Uint8Array).slice(seq === start.seq ? start.skip : 0);
       }
     },
 

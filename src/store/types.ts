@@ -164,8 +164,11 @@ export interface Store {
   /** Start writing a resource; see {@link ResourceWriter}. */
   createResource(input: { principal: string; tool: string; mimeType: string; expiresAt: string | null }): Promise<ResourceWriter>;
   getResourceMeta(id: string): Promise<ResourceMeta | null>;
-  /** Read the bytes of a resource in order, chunk by chunk. */
-  readResource(id: string): AsyncIterable<Uint8Array>;
+  /**
+   * Read the bytes of a resource in order, chunk by chunk; with `from`, from that byte on (the
+   * chunks before it are not read, so resuming part-way costs what is read, not what precedes it).
+   */
+  readResource(id: string, from?: number): AsyncIterable<Uint8Array>;
 
   putHandle(handle: HandleRecord): Promise<void>;
   getHandle(id: string): Promise<HandleRecord | null>;

@@ -76,6 +76,22 @@ export function runStoreSuite(name: string, options: StoreSuiteOptions): void {
         expect(Buffer.from(await collect(store.readResource(meta.id))).equals(source)).toBe(true);
       });
 
+      it('reads from a byte offset exactly the bytes from there on, without the chunks before it', async () => {
+        const store = await fresh();
+        const source = randomBytes(3 * 1024 * 1024 + 17);
+        const writer = await store.createResource(RESOURCE_INPUT);
+        for (let at = 0; at < source.byteLength; at += 100_003) await writer.write(source.subarray(at, at + 100_003));
+        const meta = await writer.commit();
+        const last = source.byteLength - 1;
+        for (const from of [0, 1, 4095, 4096, 1000, 1024 * 1024, 1024 * 1024 + 1, 2 * 1024 * 1024 - 1, last, source.byteLength, source.byteLength + 9]) {
+          expect(Buffer.from(await collect(store.readResource(meta.id, from))).equals(source.subarray(from)), `from ${from}`).toBe(true);
+        }
+        // The last byte is one chunk away, however many chunks come before it.
+        let chunks = 0;
+        for await (const chunk of store.readResource(meta.id, last)) chunks += chunk.byteLength > 0 ? 1 : 0;
+        expect(chunks).toBe(1);
+      });
+
       it('streams back a resource larger than 10 MB in bounded chunks', async () => {
         const store = await fresh();
         const piece = 64 * 1024;

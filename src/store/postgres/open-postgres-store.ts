@@ -4,6 +4,7 @@ import { asStoreError, guardStore } from '../backend-guard.js';
 import { createChunkedWriter } from '../chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from '../errors.js';
 import { decodeJson, encodeAuditRecord, encodeJson } from '../json-column.js';
+import { chunkStart, startByte } from '../chunk-start.js';
 import { checkLimit, checkPruneLimit, timestampMs } from '../timestamps.js';
 import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
 import { migratePostgres } from './migrations.js';
@@ -159,15 +160,19 @@ function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: n
       return rows[0] === undefined ? null : toMeta(rows[0]);
     },
 
-    async *readResource(id) {
+    async *readResource(id, from) {
       const rows = await query<ResourceRow>(`SELECT * FROM ${s}.resources WHERE id = $1`, [id]);
       const row = rows[0];
       if (row === undefined) throw storeError(STORE_ERROR_CODES.resourceNotFound, `no committed resource ${id}`, { id });
-      for (let seq = 0; seq < row.chunks; seq += 1) {
+      // octet_length() of a TOASTed bytea reads its stored size, not the value.
+      const byte = startByte(from);
+      const start = byte === 0 ? { seq: 0, skip: 0 }
+        : chunkStart((await query<{ n: number }>(`SELECT octet_length(data) AS n FROM ${s}.resource_chunks WHERE resource_id = $1 ORDER BY seq`, [id])).map((r) => Number(r.n)), byte);
+      for (let seq = start.seq; seq < row.chunks; seq += 1) {
         const chunk = await query<{ data: Buffer }>(`SELECT data FROM ${s}.resource_chunks WHERE resource_id = $1 AND seq = $2`, [id, seq]);
         const data = chunk[0]?.data;
         if (data === undefined) throw storeError(STORE_ERROR_CODES.backend, `resource ${id} is missing chunk ${seq}`, { id, seq });
-        yield data;
+        yield seq === start.seq && start.skip > 0 ? data.subarray(start.skip) : data;
       }
     },
 

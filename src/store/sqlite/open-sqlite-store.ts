@@ -4,6 +4,7 @@ import type { AuditFilter, AuditRecord, HandleRecord, LedgerLease, LedgerPatch, 
 import { randomId } from '../../contract/random-id.js';
 import { asStoreError, guardStore } from '../backend-guard.js';
 import { createChunkedWriter } from '../chunked-writer.js';
+import { chunkStart, startByte } from '../chunk-start.js';
 import { STORE_ERROR_CODES, storeError } from '../errors.js';
 import { decodeJson, encodeAuditRecord, encodeJson } from '../json-column.js';
 import { checkLimit, checkPruneLimit, timestampMs } from '../timestamps.js';
@@ -126,6 +127,7 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
     discardResource: db.prepare('DELETE FROM resources WHERE id = ? AND committed = 0'),
     getResource: db.prepare('SELECT * FROM resources WHERE id = ? AND committed = 1'),
     getChunk: db.prepare('SELECT data FROM resource_chunks WHERE resource_id = ? AND seq = ?').pluck(),
+    chunkLengths: db.prepare('SELECT length(data) FROM resource_chunks WHERE resource_id = ? ORDER BY seq').pluck(),
     insertHandle: db.prepare('INSERT INTO handles (id, record, expires_ms) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING'),
     getHandle: db.prepare('SELECT record FROM handles WHERE id = ?').pluck(),
     beginLedger: db.prepare(`INSERT INTO ledger (key, tool, principal, args_digest, state, attempts, call_id, created_at, updated_at, envelope, lease_owner, lease_until_ms)
@@ -231,16 +233,19 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
       return row === undefined ? null : toMeta(row);
     },
 
-    async *readResource(id) {
+    async *readResource(id, from) {
       open();
       const row = q.getResource.get(id) as ResourceRow | undefined;
       if (row === undefined) throw storeError(STORE_ERROR_CODES.resourceNotFound, `no committed resource ${id}`, { id });
+      // length() of a blob reads its size from the record header, not the blob itself.
+      const byte = startByte(from);
+      const start = byte === 0 ? { seq: 0, skip: 0 } : chunkStart(q.chunkLengths.all(id) as number[], byte);
       // One query per chunk: an open better-sqlite3 iterator would block the connection between yields.
-      for (let seq = 0; seq < row.chunks; seq += 1) {
+      for (let seq = start.seq; seq < row.chunks; seq += 1) {
         open();
         const data = q.getChunk.get(id, seq) as Buffer | undefined;
         if (data === undefined) throw storeError(STORE_ERROR_CODES.backend, `resource ${id} is missing chunk ${seq}`, { id, seq });
-        yield data;
+        yield seq === start.seq && start.skip > 0 ? data.subarray(start.skip) : data;
       }
     },
 
