@@ -17,34 +17,64 @@ export const FOLLOW_TOOL_NAME = 'trc_follow';
 
 /** Characters of a stored text returned per call. */
 const WINDOW_CHARS = 4000;
+/** Bytes read for one window: a character is at most 4 UTF-8 bytes, or two UTF-16 units. */
+const WINDOW_BYTES = WINDOW_CHARS * 4;
 
 /** Arguments of the follow tool. */
 export interface FollowArgs {
   /** A `trc://resource/<handle>` link, or the `value` of a `completeness.next` cursor. */
   readonly ref: string;
-  /** For a link: the character offset to read from (the previous answer's `next_offset`). */
+  /** For a link: where to read on (the previous answer's `next_offset`, a byte offset into the stored result). */
   readonly offset: number | null;
 }
 
 const HANDLE_CODES = new Set<string>(Object.values(HANDLE_ERROR_CODES));
 
+const isContinuation = (b: number | undefined): boolean => b !== undefined && (b & 0xc0) === 0x80;
+
+/**
+ * One window of a stored result from byte `from`: only the bytes of the window are read, so a
+ * window of a 100 MB result costs what a window of a small one does (reading the whole result
+ * for each window made every call hold it several times over).
+ */
+async function readWindow(store: Store, ref: string, principal: string, now: Date, offset: number | null): Promise<ToolOutput> {
+  const asked = Math.max(0, Math.floor(offset ?? 0));
+  const { meta, chunks } = await openResource(store, ref, { principal, now }, asked);
+  let from = Math.min(asked, meta.bytes);
+  const parts: Buffer[] = [];
+  let held = 0;
+  for await (const c of chunks) {
+    parts.push(Buffer.from(c.subarray(0, WINDOW_BYTES + 4 - held)));
+    held += Math.min(c.byteLength, WINDOW_BYTES + 4 - held);
+    if (held >= WINDOW_BYTES + 4) break;
+  }
+  let bytes = Buffer.concat(parts);
+  // An offset inside a character (not one this tool handed out) moves on to the next one.
+  let s = 0;
+  while (s < 3 && isContinuation(bytes[s])) s++;
+  from += s;
+  bytes = bytes.subarray(s);
+  // The window ends on a character boundary: never half a UTF-8 sequence or a surrogate pair.
+  let end = Math.min(bytes.length, WINDOW_BYTES);
+  while (end > 0 && end < bytes.length && isContinuation(bytes[end])) end--;
+  let text = bytes.subarray(0, end).toString('utf8');
+  if (text.length > WINDOW_CHARS) {
+    let cut = WINDOW_CHARS;
+    if (/[\uD800-\uDBFF]/.test(text[cut - 1] ?? '')) cut--;
+    text = text.slice(0, cut);
+    end = Buffer.byteLength(text);
+  }
+  const next = from + end;
+  const more = next < meta.bytes;
+  return {
+    data: { uri: ref, mime_type: meta.mimeType, offset: from, next_offset: more ? next : null, total_bytes: meta.bytes, text },
+    completeness: more ? { state: 'partial', reason: 'window', next: null } : { state: 'complete' },
+  };
+}
+
 async function follow(store: Store, args: FollowArgs, principal: string, now: Date): Promise<ToolOutput> {
   try {
-    if (args.ref.startsWith(RESOURCE_URI_PREFIX)) {
-      const { meta, chunks } = await openResource(store, args.ref, { principal, now });
-      const parts: Buffer[] = [];
-      for await (const c of chunks) parts.push(Buffer.from(c));
-      const text = Buffer.concat(parts).toString('utf8');
-      const offset = Math.max(0, Math.min(text.length, args.offset ?? 0));
-      let end = Math.min(text.length, offset + WINDOW_CHARS);
-      // Never split a surrogate pair.
-      if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1] ?? '')) end--;
-      const more = end < text.length;
-      return {
-        data: { uri: args.ref, mime_type: meta.mimeType, offset, next_offset: more ? end : null, total_chars: text.length, text: text.slice(offset, end) },
-        completeness: more ? { state: 'partial', reason: 'window', next: null } : { state: 'complete' },
-      };
-    }
+    if (args.ref.startsWith(RESOURCE_URI_PREFIX)) return await readWindow(store, args.ref, principal, now, args.offset);
     const env = await page(args.ref, principal, { store, now: () => now });
     return { data: env.data as NonNullable<unknown>, ...(env.completeness === undefined ? {} : { completeness: env.completeness }) };
   } catch (cause) {
@@ -74,7 +104,7 @@ export function followLinkTool(store: Store, options: { readonly timeoutMs?: num
       type: 'object',
       properties: {
         ref: { type: 'string', description: 'A trc://resource/… link or a completeness.next cursor value' },
-        offset: { type: ['integer', 'null'], description: 'For a link: where to read on (next_offset of the previous answer), or null' },
+        offset: { type: ['integer', 'null'], description: 'For a link: where to read on (next_offset of the previous answer, a byte offset), or null' },
       },
       required: ['ref', 'offset'],
       additionalProperties: false,

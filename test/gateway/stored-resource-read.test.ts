@@ -8,21 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { fit } from '../../src/budget/index.js';
 import { READ_CHUNK_BYTES, readGatewayResource } from '../../src/gateway/stored-resource-read.js';
 import type { SessionState } from '../../src/gateway/session-state.js';
-import { createMemoryStore, type Store } from '../../src/store/index.js';
-
-/** The store, counting the bytes its resource reads hand out. */
-function counting(store: Store): { store: Store; read: () => number } {
-  let read = 0;
-  const wrapped: Store = Object.assign(Object.create(store) as Store, {
-    async *readResource(id: string, from?: number) {
-      for await (const chunk of store.readResource(id, from)) {
-        read += chunk.byteLength;
-        yield chunk;
-      }
-    },
-  });
-  return { store: wrapped, read: () => read };
-}
+import { createMemoryStore } from '../../src/store/index.js';
+import { countingReads } from '../store/store-helpers.js';
 
 describe('a 12 MB stored text read through resources/read', () => {
   it('reads back byte for byte in chunks under the client limit, each stored byte read about once', async () => {
@@ -32,7 +19,7 @@ describe('a 12 MB stored text read through resources/read', () => {
     const base = createMemoryStore({ maxResourceBytes: 64 * 1024 * 1024 });
     const env = await fit({ content: text }, { maxBytes: 4096 }, { store: base, principal: 'alice', tool: 'read_file', raw: text });
     const uri = env.resources?.[0]?.uri ?? '';
-    const { store, read } = counting(base);
+    const { store, read } = countingReads(base);
     const state = { options: { store }, principal: 'alice' } as unknown as SessionState;
 
     let joined = '';

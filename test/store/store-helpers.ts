@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { isTrcError } from '../../src/contract/index.js';
+import type { Store } from '../../src/store/index.js';
 
 /** Concatenate everything an async byte stream yields. */
 export async function collect(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
@@ -24,4 +25,18 @@ export function ledgerInput(key: string) {
 /** Parse a JSON fixture from `test/store/fixtures/`. */
 export function readFixture(name: string): unknown {
   return JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')) as unknown;
+}
+
+/** `store`, counting the bytes its resource reads hand out (to show a reader reads what it needs). */
+export function countingReads(store: Store): { store: Store; read: () => number } {
+  let read = 0;
+  const wrapped: Store = Object.assign(Object.create(store) as Store, {
+    async *readResource(id: string, from?: number) {
+      for await (const chunk of store.readResource(id, from)) {
+        read += chunk.byteLength;
+        yield chunk;
+      }
+    },
+  });
+  return { store: wrapped, read: () => read };
 }
