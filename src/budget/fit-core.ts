@@ -8,7 +8,8 @@ import { summaryReserve } from './budget.js';
 import type { FitContext } from './context.js';
 import { protectedPointers, repointEvidence } from './evidence-repoint.js';
 import { describeResource, type Externalized, type Spool } from './externalize.js';
-import { DEFAULT_HANDLE_TTL_MS, mintHandle } from './handles.js';
+import { DEFAULT_HANDLE_TTL_MS, mintHandle, readHandle } from './handles.js';
+import type { Store } from '../store/types.js';
 import { ListStats } from './list-stats.js';
 import { fitsWithin, searchTrim } from './search.js';
 import { buildSummary, type OmittedList } from './summary.js';
@@ -137,7 +138,11 @@ export async function fitCore(input: CoreInput, budget: ResolvedBudget, ctx: Fit
     const upstreamComplete = upstreamNext === null && prev.state === 'complete';
     completeness.available_items = upstreamComplete ? (main === '' ? total : countAt(data, main, total)) : (prev.available_items ?? null);
   }
-  if (upstreamNext !== null) {
+  // A `next` that is a cursor of this store (a page of a stored list being fitted again, as the
+  // follow tool's are) gives way to ours: ours continues right after the kept items and its last
+  // page hands that one on, where following it from here would skip the items this fit cut.
+  const ownNext = upstreamNext !== null && cursor !== null && ctx.store !== undefined && await isStoreCursor(ctx.store, upstreamNext.value, principal, now);
+  if (upstreamNext !== null && !ownNext) {
     completeness.next = upstreamNext;
     if (cursor !== null) out.extensions = { ...env.extensions, trc_page_cursor: { type: 'cursor', ...cursor } };
   } else {
@@ -151,6 +156,16 @@ export async function fitCore(input: CoreInput, budget: ResolvedBudget, ctx: Fit
     throw new TrcError('FIT_CONTRADICTION', 'fitting produced an envelope that breaks the contract', { data: { findings: check.findings } });
   }
   return out;
+}
+
+/** True when `value` is a live cursor of this store for `principal` (one that `page` reads). */
+async function isStoreCursor(store: Store, value: string, principal: string, now: Date): Promise<boolean> {
+  try {
+    await readHandle(store, value, { principal, kind: 'cursor', now });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function countAt(data: unknown, pointer: string, fallback: number): number {

@@ -40,4 +40,23 @@ describe('trc_follow on a stored text', () => {
     const bob = await executor.call({ call_id: 'fb', tool_name: 'trc_follow', args: { ref: uri, offset: 0 } }, { id: 'bob' });
     expect(bob.error?.code).toBe('REFERENCE_NOT_AVAILABLE');
   });
+
+  it('following completeness.next reaches every item of a long list once, however the budget cuts each page', async () => {
+    const store = createMemoryStore();
+    // ~560 bytes an item: a page of 100 is more than the default 8,000 tokens, so each is cut again.
+    const rows = Array.from({ length: 300 }, (_, i) => ({ id: i, body: 'lorem ipsum dolor sit amet '.repeat(20) }));
+    const first = await fit(rows, { maxItems: 10 }, { store, principal: 'alice', tool: 'search' });
+    const executor = createExecutor({ tools: [followLinkTool(store)], store });
+    const seen = (first.data as { id: number }[]).map((r) => r.id);
+    let cursor = first.completeness?.next?.value ?? null;
+    let cut = 0;
+    for (let i = 0; cursor !== null; i++) {
+      const answer = await executor.call({ call_id: `p${i}`, tool_name: 'trc_follow', args: { ref: cursor, offset: null } }, { id: 'alice' });
+      if ((answer.completeness?.trimmed ?? []).length > 0) cut++;
+      seen.push(...(answer.data as { id: number }[]).map((r) => r.id));
+      cursor = answer.completeness?.next?.value ?? null;
+    }
+    expect(cut).toBeGreaterThan(0);
+    expect(seen).toEqual(rows.map((r) => r.id));
+  });
 });
