@@ -55,8 +55,10 @@ export interface SearchTarget {
 export function searchTrim(data: unknown, t: SearchTarget): TrimOutcome {
   const user = scaled(t.budget, 1);
   const guarded = t.targets.size > 0;
+  // One listing of each object's member names for every attempt of the search.
+  const keysOf = new WeakMap<object, string[]>();
   const attempt = (s: number, protect: boolean): TrimOutcome =>
-    trimValue(data, scaled(t.budget, s), guarded ? { targets: t.targets, onPath: t.onPath, limits: protect ? user : scaled(t.budget, s) } : undefined);
+    trimValue(data, scaled(t.budget, s), guarded ? { targets: t.targets, onPath: t.onPath, limits: protect ? user : scaled(t.budget, s) } : undefined, keysOf);
   const fits = (o: TrimOutcome) =>
     o.trims.length === 0 && t.alreadyTrimmed !== true
       ? fitsWithin(o.value, t.budget.maxTokens, t.budget.maxBytes, t.counter)

@@ -83,10 +83,12 @@ const NO_PROTECTION: Protection = {
 
 /**
  * Trim `value` to `limits`, keeping evidence-named nodes in preference.
+ * `keysOf` may hold the member names of objects from an earlier trim of the same value (the
+ * search trims one value at many scales; a wide object's names are listed once, not per scale).
  * @example trimValue([1, 2, 3], { items: 2, chars: 10, depth: 5, fields: Infinity }).trims
  * // [{ pointer: '', kind: 'items', kept: 2, total: 3 }]
  */
-export function trimValue(value: unknown, limits: TrimLimits, protection: Protection = NO_PROTECTION): TrimOutcome {
+export function trimValue(value: unknown, limits: TrimLimits, protection: Protection = NO_PROTECTION, keysOf: WeakMap<object, string[]> = new WeakMap()): TrimOutcome {
   const out: TrimOutcome = { value: undefined, trims: [], lists: [], located: new Map() };
   const guarded = protection.onPath.size > 0;
 
@@ -144,19 +146,26 @@ export function trimValue(value: unknown, limits: TrimLimits, protection: Protec
   };
 
   const walkObject = (node: Record<string, unknown>, origin: string, at: string, depth: number, lim: TrimLimits) => {
-    const keys = Object.keys(node);
+    let keys = keysOf.get(node);
+    if (keys === undefined) {
+      keys = Object.keys(node);
+      keysOf.set(node, keys);
+    }
     if (keys.length === 0) return { value: {}, cut: false };
     if (depth >= lim.depth) {
       out.trims.push({ pointer: at, kind: 'depth', kept: 0, total: keys.length });
       return { value: {}, cut: true };
     }
-    const tokens = keys.map(escapePointerToken);
-    const keep = chooseIndexes(keys.length, limits.fields, guarded ? (i) => protection.onPath.has(`${origin}/${tokens[i]}`) : null, protection.limits.fields);
+    // Pointer tokens only for the names looked at: a wide object keeps few of its members.
+    const names = keys;
+    const token = (i: number): string => escapePointerToken(names[i] as string);
+    const keep = chooseIndexes(keys.length, limits.fields, guarded ? (i) => protection.onPath.has(`${origin}/${token(i)}`) : null, protection.limits.fields);
     const kept: Record<string, unknown> = {};
     let cut = false;
     for (const i of keep) {
       const key = keys[i] as string;
-      const child = walk(node[key], `${origin}/${tokens[i]}`, `${at}/${tokens[i]}`, depth + 1);
+      const t = token(i);
+      const child = walk(node[key], `${origin}/${t}`, `${at}/${t}`, depth + 1);
       // defineProperty so a "__proto__" key stays an own data property.
       Object.defineProperty(kept, key, { value: child.value, enumerable: true, writable: true, configurable: true });
       cut ||= child.cut;
