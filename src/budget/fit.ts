@@ -2,6 +2,7 @@
  * `fit(input, budget, ctx)`: fit a tool result to a size budget structurally (SPEC Z1–Z5).
  */
 import type { Envelope } from '../contract/index.js';
+import { serializeDeep } from '../contract/canonical-deep.js';
 import { resolveBudget, type Budget } from './budget.js';
 import type { FitContext } from './context.js';
 import { memorySpool } from './externalize.js';
@@ -10,6 +11,20 @@ import { DEFAULT_HANDLE_TTL_MS } from './handles.js';
 import { toEnvelope } from './wrap.js';
 
 const encoder = new TextEncoder();
+
+/**
+ * `JSON.stringify(value)`, also for a value nested deeper than its native recursion goes (JSON
+ * parsing has no such limit, and the trim stops at `maxDepth`, so only storing the raw result
+ * needs the iterative writer).
+ */
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return serializeDeep(value, { keyOrder: 'insertion' }) ?? 'null';
+  }
+}
 
 /**
  * Fit an envelope (or a raw value, wrapped as `succeeded` data) to `budget`. Trimming is
@@ -33,9 +48,9 @@ export async function fit(input: unknown, budget: Budget = {}, ctx: FitContext =
   // hook, the filtered result (internal fields must not leak through the resource).
   const bytes = (): Uint8Array => {
     const seen = filtered as Envelope | null;
-    if (seen !== null) return encoder.encode(JSON.stringify(wrapped ? seen.data : seen));
+    if (seen !== null) return encoder.encode(jsonText(wrapped ? seen.data : seen));
     if (ctx.raw !== undefined) return typeof ctx.raw === 'string' ? encoder.encode(ctx.raw) : ctx.raw;
-    return encoder.encode(JSON.stringify(input));
+    return encoder.encode(jsonText(input));
   };
   // The bytes stored are the caller's raw ones only when nothing was filtered; else the JSON.
   let rawMime: string | undefined;

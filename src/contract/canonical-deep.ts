@@ -38,10 +38,13 @@ function scalar(v: unknown): string {
 }
 
 /**
- * The canonical text of `value`, or undefined when JSON has nothing for it.
+ * The canonical text of `value`, or undefined when JSON has nothing for it. With `keyOrder:
+ * 'insertion'`, members keep their order (the text `JSON.stringify` writes, for values that
+ * have a canonical form), for storing a deep value as it came.
  * @example serializeDeep(JSON.parse('['.repeat(10_000) + ']'.repeat(10_000))).length // 20000
  */
-export function serializeDeep(value: unknown): string | undefined {
+export function serializeDeep(value: unknown, options: { readonly keyOrder?: 'canonical' | 'insertion' } = {}): string | undefined {
+  const sorted = options.keyOrder !== 'insertion';
   const top = resolved(value, '');
   if (skipped(top)) return undefined;
   const out: string[] = [];
@@ -64,7 +67,8 @@ export function serializeDeep(value: unknown): string | undefined {
       const obj = v as Record<string, unknown>;
       // Default sort compares UTF-16 code units, as RFC 8785 orders member names.
       out.push('{');
-      stack.push({ kind: 'object', obj, keys: Object.keys(obj).sort(), i: 0, wrote: false, owner: v });
+      const keys = Object.keys(obj);
+      stack.push({ kind: 'object', obj, keys: sorted ? keys.sort() : keys, i: 0, wrote: false, owner: v });
     }
   };
   open(top);

@@ -145,5 +145,14 @@ describe('fit', () => {
     // One for the trim, one for the raw result's JSON.
     expect(listings).toBeLessThanOrEqual(2);
   });
+
+  it('stores a result nested 20,000 levels deep byte for byte, as JSON.stringify writes shallower ones', async () => {
+    // JSON.parse reads any depth; JSON.stringify overflows the stack at a few thousand levels,
+    // which made fit throw a RangeError while storing the raw result.
+    const text = `${'{"z":0,"a":'.repeat(20_000)}[1,"é😀"]${'}'.repeat(20_000)}`;
+    const out = await fit(JSON.parse(text) as unknown, {}, { store, principal: 'alice', tool: 'deep', now: NOW });
+    expect(out.completeness?.trimmed?.[0]).toMatchObject({ kind: 'depth' });
+    expect((await readStored(store, out.resources?.[0]?.uri ?? '', 'alice', NOW())).toString('utf8') === text).toBe(true);
+  });
 });
 
