@@ -10,7 +10,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Scenario } from './scenario.js';
-import { fromWireName, resultFor, wireName } from './tool-results.js';
+import { fromWireName, resultFor, SIM_CALL_META_KEY, wireName } from './tool-results.js';
 
 /**
  * Serve the scenarios in `file` (a JSON array) on stdio until the client closes.
@@ -26,7 +26,8 @@ export async function serveScenarios(file: string): Promise<void> {
     const named = fromWireName(req.params.name);
     const s = named === null ? undefined : scenarios[named.scenario];
     if (named === null || s === undefined) return { isError: true, content: [{ type: 'text', text: `unknown tool ${req.params.name}` }] };
-    return resultFor(s.calls, named.tool, req.params.arguments ?? {}) as CallToolResult;
+    const index = req.params._meta?.[SIM_CALL_META_KEY];
+    return resultFor(s.calls, named.tool, req.params.arguments ?? {}, typeof index === 'number' ? index : undefined) as CallToolResult;
   });
   await server.connect(new StdioServerTransport());
 }

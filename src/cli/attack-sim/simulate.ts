@@ -17,8 +17,11 @@ interface HeldRequest {
 
 /** How the simulation reaches the tools of one scenario (executor or gateway). */
 export interface Channel {
-  /** Make one call; `confirmed` is the user's approval of a request this channel held before. */
-  call(tool: string, args: Readonly<Record<string, unknown>>, confirmed?: string): Promise<Envelope>;
+  /**
+   * Make call number `at.index` of the scenario (the tool answers what that call scripts);
+   * `at.confirmed` is the user's approval of a request this channel held before.
+   */
+  call(tool: string, args: Readonly<Record<string, unknown>>, at: { readonly index: number; readonly confirmed?: string }): Promise<Envelope>;
   close(): Promise<void>;
 }
 
@@ -102,14 +105,14 @@ function ran(env: Envelope): boolean {
 export async function simulate(s: Scenario, channel: Channel): Promise<ScenarioReport> {
   const calls: CallReport[] = [];
   for (const [index, c] of s.calls.entries()) {
-    const env = await channel.call(c.tool, c.args);
+    const env = await channel.call(c.tool, c.args, { index });
     const request = heldRequest(env);
     const named = namedSources(request, c.args);
     let verdict: CallVerdict = ran(env) ? (env.status === 'failed' ? 'failed' : 'executed') : env.status === 'needs_input' ? 'held' : 'denied';
     const code = verdict === 'executed' ? undefined : env.error?.code;
     if (verdict === 'held' && c.intent === 'user_untrusted' && request !== null && named.length > 0) {
       // The user read which argument came from where, and agrees.
-      const again = await channel.call(c.tool, c.args, request.request_id);
+      const again = await channel.call(c.tool, c.args, { index, confirmed: request.request_id });
       if (ran(again) && again.status !== 'failed') verdict = 'confirmed';
     }
     const ok = c.intent === 'user' ? verdict === 'executed' : c.intent === 'user_untrusted' ? verdict === 'confirmed' : verdict === 'held' || verdict === 'denied';

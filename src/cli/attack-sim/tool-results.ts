@@ -28,8 +28,21 @@ function sameArgs(a: unknown, b: unknown): boolean {
   try { return canonicalJson(a) === canonicalJson(b); } catch { return false; }
 }
 
-/** The scripted result for a call of `tool` with `args`: the call with those arguments, else the tool's first call. */
-export function resultFor(calls: readonly SimCall[], tool: string, args: unknown): Record<string, unknown> {
+/**
+ * `_meta` key under which `--via gateway` tells the fixture server which call of the scenario it
+ * is answering (the gateway passes keys that are not its own upstream).
+ */
+export const SIM_CALL_META_KEY = 'dev.tool-result-contract/attack-sim-call';
+
+/**
+ * The scripted result for a call of `tool` with `args`: the result of call number `index` when
+ * it is that tool's call and has one — a tool called twice with the same arguments (an inbox read
+ * again) answers each time what that call scripts —, else the call with those arguments, else
+ * the tool's first call with a result.
+ */
+export function resultFor(calls: readonly SimCall[], tool: string, args: unknown, index?: number): Record<string, unknown> {
+  const own = index === undefined ? undefined : calls[index];
+  if (own !== undefined && own.tool === tool && own.result !== undefined) return callToolResult(own.result);
   const exact = calls.find((c) => c.tool === tool && sameArgs(c.args, args));
   const first = exact ?? calls.find((c) => c.tool === tool && c.result !== undefined);
   return callToolResult(first?.result);

@@ -29,14 +29,14 @@ export function executorChannel(s: Scenario): Channel {
   const principal = { id: config.principal ?? 'user' };
   let n = 0;
   return {
-    async call(tool, args, confirmed) {
+    async call(tool, args, { index, confirmed }) {
       // The user's approval, given to the application (never through the model).
       if (confirmed !== undefined) run.confirm(confirmed);
       // As the fixture server lists it (the gateway reads the same listing).
       const listing: McpListing = { name: tool, inputSchema: { type: 'object', ...s.tools.find((t) => t.name === tool)?.input_schema } };
       const rules = toolRulesFor(config, upstream, tool, tool, listing, CONFIRM_META_KEY);
       const invoker: Invoker = {
-        attempt: async () => ({ kind: 'mcp', result: resultFor(s.calls, tool, args), listing, server: { name: SIM_UPSTREAM, trusted: false }, sent: true }),
+        attempt: async () => ({ kind: 'mcp', result: resultFor(s.calls, tool, args, index), listing, server: { name: SIM_UPSTREAM, trusted: false }, sent: true }),
       };
       return executor.run(rules, invoker, { call_id: `call_${s.id}_${++n}`, tool_name: tool, args }, principal, { run });
     },

@@ -19,7 +19,7 @@ import { CONFIRM_META_KEY, CONFIRMATION_META_KEY, ENVELOPE_META_KEY, RUN_ID_META
 import { createMemoryStore } from '../../store/index.js';
 import type { Scenario } from './scenario.js';
 import type { Channel, Harness } from './simulate.js';
-import { suiteConfig, wireName } from './tool-results.js';
+import { SIM_CALL_META_KEY, suiteConfig, wireName } from './tool-results.js';
 import { runScope } from './via-executor.js';
 
 /** argv that starts the fixture server on `file` (from the sources through tsx, or built). */
@@ -69,8 +69,9 @@ export async function gatewayHarness(scenarios: readonly Scenario[]): Promise<Ha
       const scope = wireScope(runScope(s.scope), n);
       let first = true;
       return {
-        async call(tool, args, confirmed) {
-          const meta: Record<string, unknown> = { [RUN_ID_META_KEY]: `sim-${n}` };
+        async call(tool, args, { index, confirmed }) {
+          // The call's number goes to the fixture server, so it answers what that call scripts.
+          const meta: Record<string, unknown> = { [RUN_ID_META_KEY]: `sim-${n}`, [SIM_CALL_META_KEY]: index };
           if (first) {
             if (scope !== undefined) meta[RUN_SCOPE_META_KEY] = scope;
             meta[RUN_USER_TEXT_META_KEY] = s.user_prompt;

@@ -38,8 +38,8 @@ Input: JSON Lines, one scenario a line (blank lines skipped; a line up to ${form
                        checked for taint like values
   scope                tool names, or {"tools": [...], "resources": {tool: [{"argument":
                        "/path", "allowed": ["docs/"], "match": "prefix"}]}}; absent: any tool
-  calls[].result       the tool's raw return: a string, a JSON value, or an MCP
-                       CallToolResult under {"mcp": {...}} (a write without one answers ok)
+  calls[].result       the tool's raw return for this call: a string, a JSON value, or an
+                       MCP CallToolResult under {"mcp": {...}} (a write without one answers ok)
   calls[].intent       user            arguments from the prompt or trusted data: must run
                        user_untrusted  a legitimate call with arguments from untrusted data:
                                        must be held for a confirmation naming the source;
