@@ -10,6 +10,7 @@ import { canonicalJson, createAjv2020, formatPointer, parsePointer, resolvePoint
 import type { ValidateFunction } from '../contract/ajv.js';
 import { findTaint, type Taint } from './taint.js';
 import { encodingWords } from './taint-encodings.js';
+import { withinPrefix } from './scope-prefix.js';
 
 /** The authenticated caller, as established by the host application — never by a tool result. */
 export interface Principal {
@@ -22,7 +23,10 @@ export interface Principal {
 /** Risk of a tool. High-risk calls need confirmation when their arguments are tainted. */
 export type Risk = 'low' | 'medium' | 'high';
 
-/** A resource-scope rule: the argument at `argument` must be one of (or start with) `allowed`. */
+/**
+ * A resource-scope rule: the argument at `argument` must be one of `allowed` (`exact`, the
+ * default) or lie under one of them (`prefix`: it starts with it and climbs out with no `..`).
+ */
 export interface ScopeRule {
   readonly argument: string;
   readonly allowed: readonly string[] | ((principal: Principal) => readonly string[]);
@@ -126,7 +130,7 @@ export function checkResourceScope(rule: ScopeRule, args: unknown, principal: Pr
   const values = Array.isArray(r.value) ? r.value : [r.value];
   for (const v of values) {
     const s = typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v);
-    const ok = rule.match === 'prefix' ? allowed.some((a) => s.startsWith(a)) : allowed.includes(s);
+    const ok = rule.match === 'prefix' ? allowed.some((a) => withinPrefix(s, a)) : allowed.includes(s);
     if (!ok) return { code: 'T4.out-of-scope', message: `${pointer} = ${JSON.stringify(s).slice(0, 80)} is outside the caller's resource scope`, pointer };
   }
   return undefined;
