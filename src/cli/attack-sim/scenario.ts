@@ -161,5 +161,10 @@ export function parseScenario(text: string, line: number, source: string): Scena
   scopeTools?.forEach((t, i) => {
     if (!names.has(t)) throw new ScenarioError(source, line, Array.isArray(s.scope) ? `/scope/${i}` : `/scope/tools/${i}`, `tool "${t}" is not declared in /tools`);
   });
+  // A rule for a tool the scenario does not have (a misspelt name) would restrict nothing.
+  const scopeResources = Array.isArray(s.scope) ? undefined : (s.scope as { resources?: Record<string, unknown> } | undefined)?.resources;
+  for (const t of Object.keys(scopeResources ?? {})) {
+    if (!names.has(t)) throw new ScenarioError(source, line, `/scope/resources/${escapePointerToken(t)}`, `tool "${t}" is not declared in /tools`);
+  }
   return { ...s, line };
 }
