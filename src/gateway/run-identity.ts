@@ -8,7 +8,7 @@
  * own text, and a confirmation token.
  */
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { isTrcError, TrcError, type Envelope } from '../contract/index.js';
+import { canonicalJson, isTrcError, TrcError, type Envelope } from '../contract/index.js';
 import { runScopeProblem, type Executor, type RunScope, type TaskRun } from '../executor/index.js';
 import type { GatewayOptions, SessionState } from './session-state.js';
 
@@ -89,7 +89,9 @@ function declare(run: TaskRun, meta: Record<string, unknown>): void {
     if (bad !== null) throw new McpError(ErrorCode.InvalidParams, `_meta["${RUN_SCOPE_META_KEY}"]${bad.pointer} ${bad.message}; a scope is {"tools": [names], "resources"?: {tool: [{argument, allowed, match?}]}}`, { pointer: bad.pointer });
     const scope = given as RunScope;
     if (run.scope === undefined) run.declareScope(scope);
-    else if (JSON.stringify(run.scope) !== JSON.stringify(scope)) {
+    // The same scope sent again is fine in any key order (a host may build the object anew on
+    // each call); canonical JSON compares the values, not how they were written.
+    else if (canonicalJson(run.scope) !== canonicalJson(scope)) {
       try { run.declareScope(scope); } catch (e) { throw new McpError(ErrorCode.InvalidParams, isTrcError(e) ? e.message : String(e)); }
     }
   }

@@ -98,6 +98,16 @@ describe('gateway runs', () => {
     await expect(other('read_inbox', {}, { [RUN_SCOPE_META_KEY]: { tools: 'all' } })).rejects.toThrow(/run_scope/);
   });
 
+  it('accepts the declared scope sent again with its keys in another order, and refuses another scope', async () => {
+    const call = await connect(options(join(tempDir(), 'sent.jsonl')));
+    const run = { [RUN_ID_META_KEY]: 'task-scope' };
+    const scope = { tools: ['read_inbox', 'send_email'], resources: { read_inbox: [{ argument: '/folder', allowed: ['inbox'] }] } };
+    expect(envelopeOf(await call('read_inbox', { folder: 'inbox' }, { ...run, [RUN_SCOPE_META_KEY]: scope })).status).toBe('succeeded');
+    const reordered = { resources: { read_inbox: [{ allowed: ['inbox'], argument: '/folder' }] }, tools: ['read_inbox', 'send_email'] };
+    expect(envelopeOf(await call('read_inbox', { folder: 'inbox' }, { ...run, [RUN_SCOPE_META_KEY]: reordered })).status).toBe('succeeded');
+    await expect(call('read_inbox', { folder: 'inbox' }, { ...run, [RUN_SCOPE_META_KEY]: { ...scope, tools: ['read_inbox'] } })).rejects.toThrow(/already declared/);
+  });
+
   it('reads the run id from the Mcp-Run-Id header when _meta names none', async () => {
     const opts = options(join(tempDir(), 'sent.jsonl'));
     const state = (sessionId: string) => ({ options: opts, principal: 'alice', sessionId }) as unknown as SessionState;
