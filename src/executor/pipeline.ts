@@ -198,7 +198,7 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     if (opts.reconciled !== undefined) await recordReconciledCall(deps, opts.reconciled, recorded, callInfo.call_id, isoAt(now()));
     // What the run saw (untrusted content, trusted facts) is what later calls are checked against.
     if (options.run !== undefined) {
-      options.run.observe(out);
+      options.run.observe(out, c.args);
       const synced = await runSynced(options.run);
       if (synced !== null) out = { ...out, warnings: [...out.warnings, { code: 'RUN_NOT_STORED', message: `what this call returned could not be recorded in run ${options.run.id}: ${synced.message}` }] };
     }

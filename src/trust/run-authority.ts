@@ -12,6 +12,7 @@ import { parsePointer, TrcError, type Envelope } from '../contract/index.js';
 import { argsDigest, checkResourceScope, type Principal, type ScopeRule } from './authorize.js';
 import { TaintIndex, type Taint, type TaintContent, type TaintIndexOptions } from './taint.js';
 import { encodingWords } from './taint-encodings.js';
+import { echoesArgument, taintedArgumentForms } from './run-echoes.js';
 import { runOptionsProblem, runScopeProblem } from './run-options-check.js';
 
 /** What a task may use. */
@@ -97,8 +98,12 @@ export interface RunAuthority {
   declareScope(scope: RunScope): void;
   /** Add trusted text (a user message). */
   addTrusted(text: string): void;
-  /** Record what a call returned: its untrusted content as taint sources, its other data as trusted text. */
-  observe(envelope: Envelope): void;
+  /**
+   * Record what a call returned: its untrusted content as taint sources, its other data as
+   * trusted text — except leaves that repeat an argument of the call (`args`) that carried
+   * untrusted content: an echo vouches for nothing.
+   */
+  observe(envelope: Envelope, args?: unknown): void;
   /** Decide on a call; `token` is a confirmation token the edge received from the user. */
   check(call: RunCall, token?: string): RunVerdict;
   /** Requests held and not yet confirmed, oldest first. */
@@ -124,8 +129,8 @@ export function needsCleanArguments(call: Pick<RunCall, 'effect' | 'risk'>): boo
 
 const MAX_PENDING = 256;
 
-/** Leaves of `data` outside every untrusted region, joined: the trusted text of a result. */
-function trustedTextOf(envelope: Envelope): string {
+/** Leaves of `data` outside every untrusted region and not `skipped`, joined: the trusted text of a result. */
+function trustedTextOf(envelope: Envelope, skipped: (leaf: string) => boolean): string {
   const regions = (envelope.untrusted_content ?? []).map((u) => (u.origin === undefined ? null : parsePointer(u.origin)));
   // A region without an origin covers everything: nothing of the result is vouched for.
   if (regions.includes(null)) return '';
@@ -135,8 +140,9 @@ function trustedTextOf(envelope: Envelope): string {
   while (stack.length > 0) {
     const { v, path } = stack.pop() as { v: unknown; path: string[] };
     if (roots.some((r) => r.length <= path.length && r.every((t, i) => path[i] === t))) continue;
-    if (typeof v === 'string' || typeof v === 'number') parts.push(String(v));
-    else if (Array.isArray(v)) v.forEach((x, i) => stack.push({ v: x, path: [...path, String(i)] }));
+    if (typeof v === 'string' || typeof v === 'number') {
+      if (!skipped(String(v))) parts.push(String(v));
+    } else if (Array.isArray(v)) v.forEach((x, i) => stack.push({ v: x, path: [...path, String(i)] }));
     else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) stack.push({ v: x, path: [...path, k] });
   }
   return parts.join('\n');
@@ -208,9 +214,11 @@ export function createRunAuthority(options: RunAuthorityOptions = {}): RunAuthor
       emit({ type: 'scope', scope: next });
     },
     addTrusted: (text) => emit({ type: 'trusted', text }),
-    observe(envelope) {
+    observe(envelope, args) {
+      // Which arguments carried untrusted content, against what the run had seen before this result.
+      const echoed = args === undefined ? [] : taintedArgumentForms(index.taintOf(args), args);
       for (const u of envelope.untrusted_content ?? []) emit({ type: 'untrusted', content_id: u.content_id, text: u.text, source: u.source, call_id: envelope.call.call_id });
-      const trusted = trustedTextOf(envelope);
+      const trusted = trustedTextOf(envelope, (leaf) => echoesArgument(leaf, echoed));
       if (trusted !== '') emit({ type: 'trusted', text: trusted });
     },
     check(call, token) {
