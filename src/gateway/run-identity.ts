@@ -41,8 +41,13 @@ function headerRunId(extra: { requestInfo?: { headers?: Record<string, string | 
  */
 export async function runOf(state: SessionState, executor: Executor, meta: Record<string, unknown>, extra: object): Promise<TaskRun> {
   const given = meta[RUN_ID_META_KEY] ?? headerRunId(extra as Parameters<typeof headerRunId>[0]);
+  // A run id that is not a name must not quietly become the session's run: a stateless client
+  // (a new session a request) would then never see what its earlier calls read.
+  if (given !== undefined && (typeof given !== 'string' || given === '')) {
+    throw new McpError(ErrorCode.InvalidParams, `the run id (_meta["${RUN_ID_META_KEY}"] or the Mcp-Run-Id header) must be a non-empty string, not ${String(JSON.stringify(given)).slice(0, 80)}`);
+  }
   let run: TaskRun | undefined;
-  if (typeof given === 'string' && given !== '') {
+  if (given !== undefined) {
     let runs = named.get(state.options);
     if (runs === undefined) named.set(state.options, (runs = new Map()));
     // The principal is part of the key: another principal naming the same id gets another run.

@@ -108,6 +108,12 @@ describe('gateway runs', () => {
     await expect(call('read_inbox', { folder: 'inbox' }, { ...run, [RUN_SCOPE_META_KEY]: { ...scope, tools: ['read_inbox'] } })).rejects.toThrow(/already declared/);
   });
 
+  it.each([42, '', ['task-1'], { id: 'task-1' }])('refuses a run id that is not a non-empty string (%j) instead of using the session\'s run', async (id) => {
+    const call = await connect(options(join(tempDir(), 'sent.jsonl')));
+    await expect(call('read_inbox', {}, { [RUN_ID_META_KEY]: id })).rejects.toThrow(/run id .* must be a non-empty string/);
+    await expect(call('send_email', { to: ATTACKER, body: 'x' }, { [RUN_ID_META_KEY]: id })).rejects.toThrow(/-32602/);
+  });
+
   it('reads the run id from the Mcp-Run-Id header when _meta names none', async () => {
     const opts = options(join(tempDir(), 'sent.jsonl'));
     const state = (sessionId: string) => ({ options: opts, principal: 'alice', sessionId }) as unknown as SessionState;
