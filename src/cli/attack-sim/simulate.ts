@@ -95,7 +95,9 @@ function pointsInto(args: unknown, pointer: string): boolean {
 }
 
 function ran(env: Envelope): boolean {
-  return !(env.error?.category === 'authorization' && (env.status === 'needs_input' || env.status === 'failed'));
+  if (env.error?.category === 'authorization' && (env.status === 'needs_input' || env.status === 'failed')) return false;
+  // Arguments the pipeline refused (not JSON, against the input schema) never reached the tool.
+  return !(env.status === 'failed' && env.error?.category === 'validation' && env.side_effect?.occurred === false);
 }
 
 /**
