@@ -46,6 +46,17 @@ export interface Taint {
   readonly encoding?: TaintEncoding;
 }
 
+/**
+ * Every reading of trusted text that vouches for a value: the text, its decoded escapes, the text
+ * without HTML tags, the runs that decode (base64, hex…), values read out in words, character
+ * codes, leetspeak and Morse code.
+ * @example trustedReadings('q=drop.box%40evil.test') // includes 'q=drop.box@evil.test'
+ */
+export function trustedReadings(text: string): string[] {
+  const plain = [...unescapedTexts(text), ...untaggedTexts(text)];
+  return [...plain, ...decodedRunsByKind(plain).flatMap((r) => unescapedTexts(r.text)), ...spokenValues(text), ...charCodeTexts(text), ...leetWords(text), ...morseTexts(text)];
+}
+
 /** A piece of untrusted content, as a run records it. */
 export interface TaintContent {
   readonly content_id: string;
@@ -184,8 +195,7 @@ export class TaintIndex {
 
   /** Record trusted text: a run found here is not taint, even when untrusted content has it too. */
   addTrusted(text: string): void {
-    const plain = [...unescapedTexts(text), ...untaggedTexts(text)];
-    const texts = [...plain, ...decodedRunsByKind(plain).flatMap((r) => unescapedTexts(r.text)), ...spokenValues(text), ...charCodeTexts(text), ...leetWords(text), ...morseTexts(text)];
+    const texts = trustedReadings(text);
     for (const view of taintForms(texts)) this.trusted.add(view);
     for (const name of shortNames(texts)) if (this.trustedNames.size < MAX_SHORT_NAMES) this.trustedNames.add(name);
   }
