@@ -172,6 +172,8 @@ export function createRunAuthority(options: RunAuthorityOptions = {}): RunAuthor
   /** Approvals by request id (one use each). */
   const approved = new Set<string>();
   const usedTokens = new Set<string>();
+  /** How many times an approval of each request was used: a token is for one use of one hold. */
+  const uses = new Map<string, number>();
 
   // Every change goes through apply(), so a log of events rebuilds the same run elsewhere.
   const apply = (e: RunEvent): void => {
@@ -187,6 +189,7 @@ export function createRunAuthority(options: RunAuthorityOptions = {}): RunAuthor
       case 'approved': approved.add(e.request_id); break;
       case 'used':
         if (e.token !== undefined) usedTokens.add(e.token);
+        uses.set(e.request_id, (uses.get(e.request_id) ?? 0) + 1);
         approved.delete(e.request_id);
         pendingById.delete(e.request_id);
         break;
@@ -202,7 +205,13 @@ export function createRunAuthority(options: RunAuthorityOptions = {}): RunAuthor
   const mac = (label: string, principal: string, tool: string, digest: string) =>
     createHmac('sha256', secret).update(`${label}\n${id}\n${principal}\n${tool}\n${digest}`).digest('hex').slice(0, 32);
   const requestIdOf = (principal: string, tool: string, digest: string) => `cfr_${mac('request', principal, tool, digest)}`;
-  const tokenOf = (r: Pick<ConfirmationRequest, 'principal' | 'tool' | 'args_digest'>) => `cft_${mac('token', r.principal, r.tool, r.args_digest)}`;
+  // The same call made again (a second installment of one bill) is held again under the same
+  // request id; its token must be a new one, or the first, spent, token would be handed out again
+  // and the call could never be confirmed. The first use keeps the token of the plain digest.
+  const tokenOf = (r: Pick<ConfirmationRequest, 'request_id' | 'principal' | 'tool' | 'args_digest'>) => {
+    const n = uses.get(r.request_id) ?? 0;
+    return `cft_${mac('token', r.principal, r.tool, n === 0 ? r.args_digest : `${r.args_digest}\n${n}`)}`;
+  };
 
   return {
     id,

@@ -75,6 +75,25 @@ describe('gateway runs', () => {
     expect(sent(file)).toHaveLength(1);
   });
 
+  it('confirms the same call made again with the new token its second hold carries, and never with the spent one', async () => {
+    const file = join(tempDir(), 'sent.jsonl');
+    const call = await connect(options(file));
+    await call('read_inbox', {});
+    const args = { to: ATTACKER, body: 'invoices' };
+    const first = await call('send_email', args);
+    const spent = (first._meta?.[CONFIRMATION_META_KEY] as { token: string }).token;
+    expect(envelopeOf(await call('send_email', args, { [CONFIRM_META_KEY]: spent })).status).toBe('succeeded');
+    // The user asks for the same mail again: held again, with a token of its own.
+    const again = await call('send_email', args);
+    expect(envelopeOf(again).status).toBe('needs_input');
+    const token = (again._meta?.[CONFIRMATION_META_KEY] as { token: string }).token;
+    expect(token).not.toBe(spent);
+    expect(envelopeOf(await call('send_email', args, { [CONFIRM_META_KEY]: spent })).status).toBe('needs_input');
+    const held = await call('send_email', args);
+    expect(envelopeOf(await call('send_email', args, { [CONFIRM_META_KEY]: (held._meta?.[CONFIRMATION_META_KEY] as { token: string }).token })).status).toBe('succeeded');
+    expect(sent(file)).toHaveLength(2);
+  });
+
   it('keys a named run by principal and run id, across sessions', async () => {
     const file = join(tempDir(), 'sent.jsonl');
     const opts = options(file);
