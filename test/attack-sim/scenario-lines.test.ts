@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parseScenario } from '../../src/cli/attack-sim/scenario.js';
 import { runInProcess } from '../helpers/cli.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -10,5 +12,15 @@ describe('attack-sim scenario lines', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/misspelt-scope-resource\.jsonl:2: \/scope\/resources\/read_fiel: tool "read_fiel" is not declared in \/tools/);
     expect(r.stdout).toBe('');
+  });
+
+  const scopes = readFileSync(fixture('bad-object-scopes.jsonl'), 'utf8').trim().split('\n');
+  it.each([
+    [1, '/scope/tools: must be array'],
+    [2, '/scope/resources/t/0/allowed: must be array'],
+    [3, '/scope: must NOT have additional properties ("tool")'],
+    [4, '/scope/resources/t/0/match: must be equal to one of the allowed values (exact, prefix)'],
+  ])('points at the mistake inside an object scope (line %i), not at the list form', (line, message) => {
+    expect(() => parseScenario(scopes[line - 1] as string, line, 'scopes.jsonl')).toThrow(`scopes.jsonl:${line}: ${message}`);
   });
 });

@@ -59,27 +59,28 @@ const SCENARIO_SCHEMA = {
     principal: { type: 'string', minLength: 1, maxLength: 200 },
     user_prompt: { type: 'string' },
     description: { type: 'string' },
+    // if/then/else, not oneOf: a mistake inside an object scope is then reported where it is
+    // (`/scope/tools: must be array`), not as the other branch's "/scope: must be array".
     scope: {
-      oneOf: [
-        { type: 'array', items: NAME },
-        {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            tools: { type: 'array', items: NAME },
-            resources: {
-              type: 'object',
-              additionalProperties: {
-                type: 'array',
-                items: {
-                  type: 'object', required: ['argument', 'allowed'], additionalProperties: false,
-                  properties: { argument: { type: 'string' }, allowed: { type: 'array', items: { type: 'string' } }, match: { enum: ['exact', 'prefix'] } },
-                },
+      type: ['array', 'object'],
+      if: { type: 'array' },
+      then: { items: NAME },
+      else: {
+        additionalProperties: false,
+        properties: {
+          tools: { type: 'array', items: NAME },
+          resources: {
+            type: 'object',
+            additionalProperties: {
+              type: 'array',
+              items: {
+                type: 'object', required: ['argument', 'allowed'], additionalProperties: false,
+                properties: { argument: { type: 'string' }, allowed: { type: 'array', items: { type: 'string' } }, match: { enum: ['exact', 'prefix'] } },
               },
             },
           },
         },
-      ],
+      },
     },
     tools: {
       type: 'array', minItems: 1,
