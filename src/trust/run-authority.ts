@@ -235,7 +235,9 @@ export function createRunAuthority(options: RunAuthorityOptions = {}): RunAuthor
       if (scope?.tools !== undefined && !scope.tools.includes(call.tool)) {
         reasons.push({ code: 'T4.outside-run-scope', message: `tool "${call.tool}" is not in the scope declared for this run (${scope.tools.join(', ') || 'no tools'})` });
       }
-      for (const rule of scope?.resources?.[call.tool] ?? []) {
+      // Own members only: a tool named `constructor` or `toString` must not read Object.prototype's.
+      const resources = scope?.resources !== undefined && Object.prototype.hasOwnProperty.call(scope.resources, call.tool) ? scope.resources[call.tool] : undefined;
+      for (const rule of resources ?? []) {
         const r = checkResourceScope(rule, call.args, { id: call.principal.id, authenticated: true, ...(call.principal.roles === undefined ? {} : { roles: call.principal.roles }), ...(call.principal.scopes === undefined ? {} : { scopes: call.principal.scopes }) });
         if (r !== undefined) reasons.push({ code: 'T4.resource-outside-run-scope', message: `${r.message.replace("caller's resource scope", 'scope declared for this run')}`, ...(r.pointer === undefined ? {} : { argument: r.pointer }) });
       }
