@@ -87,14 +87,28 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
 
   const stageCtx = (): StageContext => ({ tool: rules, call: c, principal, notes, store: deps.store, now, outcome, external });
 
+  /**
+   * The result as the run must see it when fitting cut it: the visible, unfitted result through
+   * the trust stage. The model may read all of it (the stored raw result is linked), so all of its
+   * untrusted text is the run's taint source, not only the part that fitted.
+   */
+  let unfitted: Envelope | null = null;
+
   /** The content stages, in order; most answer synchronously, so only a real promise is awaited. */
   const content = async (env: Envelope, ctx: StageContext): Promise<Envelope> => {
     let out = env;
+    let visible = env;
     for (let i = 0; i < CONTENT.length; i++) {
       const name = CONTENT[i] as (typeof CONTENT)[number];
+      if (name === 'budget') visible = out;
       const next = stages[name](out, ctx);
       out = isThenable(next) ? await next : next;
       lap?.(name);
+    }
+    if (options.run !== undefined && out.completeness?.state === 'truncated' && out.completeness.reason === 'context_budget') {
+      // Its own notes: the audit describes the fitted result, once.
+      const whole = stages.trust(visible, { ...ctx, notes: newNotes() });
+      unfitted = isThenable(whole) ? await whole : whole;
     }
     return out;
   };
@@ -198,6 +212,7 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     if (opts.reconciled !== undefined) await recordReconciledCall(deps, opts.reconciled, recorded, callInfo.call_id, isoAt(now()));
     // What the run saw (untrusted content, trusted facts) is what later calls are checked against.
     if (options.run !== undefined) {
+      if (unfitted !== null) options.run.observe(unfitted, c.args);
       options.run.observe(out, c.args);
       const synced = await runSynced(options.run);
       if (synced !== null) out = { ...out, warnings: [...out.warnings, { code: 'RUN_NOT_STORED', message: `what this call returned could not be recorded in run ${options.run.id}: ${synced.message}` }] };
