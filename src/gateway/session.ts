@@ -40,6 +40,7 @@ import { dispatchDirectly } from './stdio-transports.js';
 import { connectAll, refreshToolRoutes, reviveUpstreams, vetListed } from './session-upstreams.js';
 import { CALL_SCOPED_NOTIFICATIONS, relatedRequestOf, type RequestId } from './related-requests.js';
 import { callTool, recordRefusedCall, toolRulesOf } from './tool-call.js';
+import { recordRead } from './content-taint.js';
 import { refuseBadCallParams } from './call-params-check.js';
 import { startTask, taskHandlers, TASKS_CAPABILITY } from './tasks.js';
 import { readGatewayResource, RESOURCE_NOT_FOUND } from './stored-resource-read.js';
@@ -197,12 +198,18 @@ export async function startSession(options: GatewayOptions, transport: Transport
   server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
     await reviveUpstreams(state);
     const only = single();
-    if (only) return forwardRequest(only, 'prompts/get', params(req.params), extra);
+    if (only) {
+      const answer = await forwardRequest(only, 'prompts/get', params(req.params), extra);
+      await recordRead(state, { method: 'prompts/get', upstream: only, name: req.params.name, answer, meta: req.params._meta }, extra);
+      return answer;
+    }
     // A client may get a prompt it knows without listing first.
     if (state.promptRoutes?.has(req.params.name) !== true) await refreshPromptRoutes(state, extra);
     const route = state.promptRoutes?.get(req.params.name);
     if (route === undefined) throw new RelayedRpcError(-32602, `Unknown prompt: ${req.params.name}`);
     const prompt = await forwardRequest(route.upstream, 'prompts/get', { ...req.params, name: route.name }, extra);
+    // What the prompt says is untrusted content of the run, like a tool's result.
+    await recordRead(state, { method: 'prompts/get', upstream: route.upstream, name: req.params.name, answer: prompt, meta: req.params._meta }, extra);
     // The resources a prompt's messages name are the upstream's: namespaced as in resources/list.
     if (!Array.isArray(prompt['messages'])) return prompt;
     const messages = (prompt['messages'] as { content?: unknown }[]).map((m) => ({ ...m, content: namespaceBlockUri(m.content, route.upstream.config.name) }));
@@ -237,6 +244,8 @@ export async function startSession(options: GatewayOptions, transport: Transport
     requireCapability(state, 'resources', 'resources/read');
     const { upstream, uri } = resourceOwner(state, req.params.uri);
     const read = await forwardRequest(upstream, 'resources/read', { ...req.params, uri }, extra);
+    // What the resource says is untrusted content of the run, like a tool's result.
+    await recordRead(state, { method: 'resources/read', upstream, name: req.params.uri, answer: read, meta: req.params._meta }, extra);
     if (state.upstreams.length === 1 || !Array.isArray(read['contents'])) return read;
     return { ...read, contents: (read['contents'] as { uri: string }[]).map((c) => ({ ...c, uri: namespacedUri(upstream.config.name, c.uri) })) };
   });
