@@ -174,6 +174,22 @@ describe('framework tools through the pipeline', () => {
     expect(d?.layers.map((l) => l.layer)).toEqual(['call', 'execution', 'contract', 'model']);
     expect(d?.layers.slice(0, 3).map((l) => l.verdict)).toEqual(['ok', 'ok', 'ok']);
   });
+
+  it('returns a call\'s result to the framework when onEnvelope throws, and warns instead', async () => {
+    const warned: string[] = [];
+    const onWarning = (w: Error & { code?: string }) => { if (w.code === 'TRC_ON_ENVELOPE_THREW') warned.push(w.message); };
+    process.on('warning', onWarning);
+    try {
+      const store = createMemoryStore();
+      const { env } = await aiCall(() => ({ sent: true }), { store, onEnvelope: () => { throw new Error('metrics sink is down'); } }, 'call_8');
+      expect(env).toMatchObject({ status: 'succeeded', data: { sent: true } });
+      expect(await store.getAudit('call_8')).not.toBeNull();
+      await new Promise((r) => setImmediate(r));
+      expect(warned).toEqual([expect.stringContaining('metrics sink is down')]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });
 
 describe('detector rules a framework tool leaves out', () => {

@@ -59,7 +59,10 @@ export interface WrapperOptions {
   readonly timeoutMs?: number;
   /** Clock for `retrieved_at` (ISO text), for deterministic tests. */
   readonly now?: () => string;
-  /** Called with every envelope produced, e.g. to audit or store it. */
+  /**
+   * Called with every envelope produced, e.g. to audit or store it. A throw here is reported as
+   * a process warning (`TRC_ON_ENVELOPE_THREW`); the call's result still reaches the model.
+   */
   readonly onEnvelope?: (env: Envelope) => void;
   /**
    * The run (task) the agent's calls belong to, from `executor.startRun()` or `executor.openRun()`:
@@ -180,8 +183,21 @@ export function frameworkInvoker(execute: (input: unknown, signal: AbortSignal) 
 export async function runFrameworkCall(name: string, rules: ToolRules, invoker: Invoker, input: unknown, callId: string, options: WrapperOptions, framework: string, signal?: AbortSignal): Promise<Envelope> {
   const key = options.idempotencyKey === undefined ? undefined : (options.idempotencyKey as (i: unknown) => string)(input);
   const env = await executorOf(options).run(rules, invoker, { call_id: callId, tool_name: name, args: input ?? {}, ...(key === undefined ? {} : { idempotency_key: key }) }, options.principal ?? { id: 'framework' }, { edge: { kind: 'framework', framework }, ...(signal === undefined ? {} : { signal }), ...(options.run === undefined ? {} : { run: options.run }) });
-  options.onEnvelope?.(env);
+  reportEnvelope(options, env, name);
   return env;
+}
+
+/**
+ * Hand the envelope to the caller's `onEnvelope`. The call has run (a write may have committed)
+ * and is audited: a callback that throws must not turn its result into a framework error the
+ * model reads as a failure, so the throw becomes a process warning and the result stands.
+ */
+function reportEnvelope(options: WrapperOptions, env: Envelope, tool: string): void {
+  try {
+    options.onEnvelope?.(env);
+  } catch (error) {
+    process.emitWarning(`tool-result-contract: onEnvelope threw for call ${env.call.call_id} of tool "${tool}" (${error instanceof Error ? error.message : String(error)}); the call's result is returned as it is`, { code: 'TRC_ON_ENVELOPE_THREW' });
+  }
 }
 
 /** The follow tool's definition and invoker over the options' store. */
