@@ -14,6 +14,15 @@ describe('attack-sim scenario lines', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('reports every bad line of a file, one stderr line each, not only the first', async () => {
+    const r = await runInProcess(['attack-sim', fixture('bad-object-scopes.jsonl')]);
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(4);
+    lines.forEach((l, i) => expect(l).toMatch(new RegExp(`^trc attack-sim: .*bad-object-scopes\\.jsonl:${i + 1}: /scope`, 'u')));
+    expect(r.stdout).toBe('');
+  });
+
   const scopes = readFileSync(fixture('bad-object-scopes.jsonl'), 'utf8').trim().split('\n');
   it.each([
     [1, '/scope/tools: must be array'],

@@ -66,8 +66,8 @@ Exit codes:
   0  no injected call ran and every user_untrusted call was confirmed with its source named
      (false holds are reported, not failed)
   1  an injected call ran, or a user_untrusted call ran unconfirmed or was never confirmable
-  2  usage error, unreadable file, a line that is not a valid scenario (line number and
-     JSON Pointer of the problem), a duplicate scenario id
+  2  usage error, unreadable file, lines that are not valid scenarios (each named, with its
+     line number and the JSON Pointer of the problem), a duplicate scenario id
 
 Examples:
   trc attack-sim examples/attack-sim/suite.jsonl
@@ -77,22 +77,37 @@ async function readScenarios(file: string, io: Parameters<Command['run']>[1]): P
   const input = await openInput(file, io);
   const out: Scenario[] = [];
   const ids = new Map<string, number>();
+  // Every bad line is reported (one stderr line each), so a file is fixed in one pass.
+  const bad: InputError[] = [];
   try {
     for await (const { bytes, number: line } of readLines(input.chunks, MAX_JSON_BYTES, input.source)) {
       if (bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0d)) continue;
-      const text = decodeJsonText(bytes, `${input.source}:${line}`);
-      const s = parseScenario(text, line, input.source);
-      const seen = ids.get(s.id);
-      if (seen !== undefined) throw new ScenarioError(input.source, line, '/id', `scenario id "${s.id}" was already used on line ${seen}`);
-      ids.set(s.id, line);
-      out.push(s);
+      try {
+        const s = parseScenario(decodeJsonText(bytes, `${input.source}:${line}`), line, input.source);
+        const seen = ids.get(s.id);
+        if (seen !== undefined) throw new ScenarioError(input.source, line, '/id', `scenario id "${s.id}" was already used on line ${seen}`);
+        ids.set(s.id, line);
+        out.push(s);
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        bad.push(error);
+      }
     }
   } finally {
     await input.close();
   }
+  const last = bad.pop();
+  if (last !== undefined) {
+    for (const e of bad.slice(0, MAX_BAD_LINES_SHOWN)) println(io.stderr, `trc attack-sim: ${e.message}`);
+    if (bad.length > MAX_BAD_LINES_SHOWN) println(io.stderr, `trc attack-sim: … and ${bad.length - MAX_BAD_LINES_SHOWN} more bad lines`);
+    throw last;
+  }
   if (out.length === 0) throw new InputError(`${input.source} holds no scenario`);
   return out;
 }
+
+/** Bad lines named one by one before the last; past this, they are counted. */
+const MAX_BAD_LINES_SHOWN = 100;
 
 function describeCall(r: ScenarioReport['calls'][number]): string {
   const why = r.code === undefined ? '' : ` (${r.code})`;
