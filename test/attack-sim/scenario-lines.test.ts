@@ -23,6 +23,14 @@ describe('attack-sim scenario lines', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('refuses a number a double would round, at its pointer, and lets an overflow through to the pipeline', () => {
+    const line = (amount: string) => `{"id":"x","user_prompt":"pay","tools":[{"name":"pay","effect":"write"}],"calls":[{"tool":"pay","args":{"account":${amount}},"intent":"user"}]}`;
+    expect(() => parseScenario(line('12345678901234567891'), 3, 'suite.jsonl')).toThrow('suite.jsonl:3: /calls/0/args/account: 12345678901234567891 cannot be held by a double (it would read as 12345678901234567000); write it as a string');
+    expect(() => parseScenario(line('1e-400'), 3, 'suite.jsonl')).toThrow('/calls/0/args/account: 1e-400 cannot be held by a double');
+    expect(parseScenario(line('1e400'), 3, 'suite.jsonl').calls[0]?.args).toEqual({ account: Infinity });
+    expect(parseScenario(line('98.7'), 3, 'suite.jsonl').calls[0]?.args).toEqual({ account: 98.7 });
+  });
+
   const scopes = readFileSync(fixture('bad-object-scopes.jsonl'), 'utf8').trim().split('\n');
   it.each([
     [1, '/scope/tools: must be array'],

@@ -5,7 +5,7 @@
  * a JSON Schema (Ajv), so a bad line is refused with its line number and a JSON Pointer.
  */
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createAjv2020, escapePointerToken, parseJson } from '../../contract/index.js';
+import { createAjv2020, escapePointerToken, findInexactNumbers, parseJson } from '../../contract/index.js';
 import { runScopeProblem } from '../../executor/index.js';
 import type { ValidateFunction } from '../../contract/ajv.js';
 import { InputError } from '../input.js';
@@ -128,6 +128,11 @@ export class ScenarioError extends InputError {
 export function parseScenario(text: string, line: number, source: string): Scenario {
   const parsed = parseJson(text);
   if (!parsed.ok) throw new ScenarioError(source, line, '', `not JSON: ${parsed.message} at column ${parsed.column}`);
+  // A number a double rounds (a 20-digit account number) would be simulated as another value
+  // than the one written: refused. One that overflows reads as Infinity, which the pipeline
+  // itself refuses (ARGUMENTS_NOT_JSON), so a scenario may test that on purpose.
+  const rounded = findInexactNumbers(text).find((f) => Number.isFinite(f.read));
+  if (rounded !== undefined) throw new ScenarioError(source, line, rounded.pointer, `${rounded.text} cannot be held by a double (it would read as ${rounded.read}); write it as a string`);
   check ??= createAjv2020().compile(SCENARIO_SCHEMA);
   if (!check(parsed.value)) {
     const e = check.errors?.[0];
