@@ -5,11 +5,11 @@
  * finalize (digest + invariants) → ledger settle → state write-back → audit.
  * Every call gets exactly one envelope and one audit record, whatever happened.
  */
-import { failed, isTrcError, needsInput, type CallInput, type Envelope, type ErrorInfo, type Warning } from '../contract/index.js';
+import { failed, needsInput, type CallInput, type Envelope, type ErrorInfo, type Warning } from '../contract/index.js';
 import { applyStatePatch, argsDigest, idempotencyKey, settlePatch } from '../effects/index.js';
 import { buildAuditEntry, newNotes, type AuditInput, reconciledCallRecord, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
 import { auditPartsByReference, hasLargeParts } from './audit-parts.js';
-import { markMasked, type RunAuthority } from '../trust/index.js';
+import { markMasked } from '../trust/index.js';
 import { lateAuditEntry } from './audit-sink.js';
 import { callShapeProblem, invalidCallError, recordableCall } from './call-shape.js';
 import { classifyOutcome, failedEnvelope } from './classify.js';
@@ -20,6 +20,7 @@ import type { ExternalMarks } from './normalize-mcp.js';
 import type { ToolRules } from './rules.js';
 import { runHold } from './run-hold.js';
 import { runWithDeadline } from './run-with-deadline.js';
+import { runSynced } from './run-sync.js';
 import { finalize, unprocessedError, withheld, type StageContext, type Stages } from './stages.js';
 import { errorText, ledgerFailure, stepFailure } from './step-failures.js';
 import { endCallSpan, spanAttempt, startCallSpan } from './telemetry.js';
@@ -41,17 +42,6 @@ const CONTENT = ['visibility', 'budget', 'evidence', 'trust', 'present'] as cons
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
-/** Sync a run kept in the store (nothing to do for one in memory): the error when it could not. */
-async function runSynced(run: RunAuthority): Promise<{ code: string; message: string } | null> {
-  if (run.sync === undefined) return null;
-  try {
-    await run.sync();
-    return null;
-  } catch (error) {
-    return { code: isTrcError(error) ? error.code : 'RUN_NOT_STORED', message: error instanceof Error ? error.message : String(error) };
-  }
 }
 
 /**

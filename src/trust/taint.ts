@@ -23,9 +23,9 @@ import { leetWords } from './leet-tokens.js';
 import { morseTexts } from './morse-code.js';
 import { shortPieces } from './split-values.js';
 import { TAINT_MIN_CHARS, taintForm, taintForms, taintViews, unescapedTexts } from './taint-normalize.js';
+import { taintKindOf, type TaintKind } from './taint-kind.js';
 
-/** What kind of value a tainted argument looks like (for the words of a confirmation). */
-export type TaintKind = 'email' | 'iban' | 'url' | 'phone' | 'account_number' | 'text';
+export type { TaintKind } from './taint-kind.js';
 
 /** One tainted argument: which, how much of it, and where that text came from. */
 export interface Taint {
@@ -112,20 +112,6 @@ export function taintSourceLabel(source: UntrustedContent['source']): string {
   return typeof source === 'string' ? source : `${source.type}:${source.id}`;
 }
 
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}\.[a-z]{2,24}$/i;
-const URL_RE = /^[a-z][a-z0-9+.-]{1,20}:\/\//i;
-const IBAN = /^[a-z]{2}\d{2}[a-z0-9]{10,30}$/i;
-
-function kindOf(value: string): TaintKind {
-  const t = value.trim();
-  if (EMAIL.test(t)) return 'email';
-  if (URL_RE.test(t)) return 'url';
-  const compact = t.replace(/[\s-]/g, '');
-  if (IBAN.test(compact)) return 'iban';
-  if (/^\+?[\d ().-]{8,24}$/.test(t) && t.startsWith('+')) return 'phone';
-  if (/^\d{6,}$/.test(compact)) return 'account_number';
-  return 'text';
-}
 
 /**
  * The untrusted and trusted text of one run, indexed for taint look-ups.
@@ -251,7 +237,7 @@ export class TaintIndex {
         content_id: origin.content_id,
         source: origin.source,
         ...(origin.call_id === undefined ? {} : { call_id: origin.call_id }),
-        kind: kindOf(leaf.value),
+        kind: taintKindOf(leaf.value),
         ...(encoding === undefined ? {} : { encoding }),
       });
     }
