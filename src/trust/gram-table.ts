@@ -36,6 +36,10 @@ export interface GramTableStats {
   readonly grams: number;
   /** Slots inspected by every insertion and look-up so far. */
   readonly probes: number;
+  /** Texts kept: only texts that stored a window are (a look-up verifies a hit against them). */
+  readonly texts: number;
+  /** UTF-16 units of those texts, as kept (a text that stored few windows is kept in part). */
+  readonly chars: number;
 }
 
 /** The distinct windows of the texts added to it, each pointing at its first occurrence. */
@@ -46,6 +50,7 @@ export class GramTable {
   private capacity = 1024;
   private count = 0;
   private probeCount = 0;
+  private keptChars = 0;
   private readonly texts: string[] = [];
   /** True once a text could not be stored whole because the table reached `maxGrams`. */
   full = false;
@@ -53,21 +58,65 @@ export class GramTable {
   /** @param maxGrams stop storing new windows beyond this many (see {@link full}). */
   constructor(private readonly maxGrams = Number.POSITIVE_INFINITY) {}
 
-  /** Store every window of `text` (already in taint form); returns its piece number. */
+  /**
+   * Store every new window of `text` (already in taint form); returns its piece number, or -1
+   * when it stored none (too short, every window already stored, or the table full). A run
+   * re-reading the same page, or one past {@link full}, must not keep every text it ever saw:
+   * only a text that stored a window is kept, and of a text that stored few (a long page that
+   * mostly repeats what was seen), only the stretches around those windows.
+   */
   add(text: string): number {
+    if (text.length < K) return -1;
     const piece = this.texts.length;
+    // Kept whole while its windows go in: a window repeated inside the text is checked against it.
     this.texts.push(text);
-    if (text.length < K) return piece;
+    const stored: number[] = [];
     // Rolling hash: one multiply-add per unit instead of K.
     let h = 0;
     for (let j = 0; j < K - 1; j++) h = (Math.imul(h, BASE) + text.charCodeAt(j)) | 0;
     for (let i = 0; i + K <= text.length; i++) {
       h = (Math.imul(h, BASE) + text.charCodeAt(i + K - 1)) | 0;
       if (this.count >= this.maxGrams) { this.full = true; break; }
-      this.insert(text, i, piece, mix(h));
+      if (this.insert(text, i, piece, mix(h))) stored.push(i);
       h = (h - Math.imul(text.charCodeAt(i), TOP)) | 0;
     }
+    if (stored.length === 0) {
+      this.texts.pop();
+      return -1;
+    }
+    // Stretches kept cost at most K + the windows' span each; keep the text whole when that is no saving.
+    const kept = stored.length * 2 * K < text.length ? this.compact(text, piece, stored) : text;
+    this.texts[piece] = kept;
+    this.keptChars += kept.length;
     return piece;
+  }
+
+  /**
+   * The stretches of `text` (piece `piece`) that its stored windows at `offsets` (ascending)
+   * cover, joined, with those windows' slots moved into the joined string. A window never
+   * crosses from one stretch into the next, so every stored window reads the same units.
+   */
+  private compact(text: string, piece: number, offsets: readonly number[]): string {
+    const parts: string[] = [];
+    let length = 0;
+    let from = -1;
+    let to = -1;
+    let shift = 0;
+    for (const at of offsets) {
+      if (at > to) {
+        if (from >= 0) {
+          parts.push(text.slice(from, to));
+          length += to - from;
+        }
+        from = at;
+        shift = length - at;
+      }
+      to = at + K;
+      // Found again by its hash: the table may have grown (and moved every slot) meanwhile.
+      this.slots[3 * this.slotOf(text, at, piece) + 2] = at + shift;
+    }
+    parts.push(text.slice(from, to));
+    return parts.join('');
   }
 
   /** The piece holding the window of `text` at `i`, or -1. */
@@ -85,10 +134,20 @@ export class GramTable {
 
   /** Work counters. */
   stats(): GramTableStats {
-    return { grams: this.count, probes: this.probeCount };
+    return { grams: this.count, probes: this.probeCount, texts: this.texts.length, chars: this.keptChars };
   }
 
-  private insert(text: string, i: number, piece: number, h: number): void {
+  /** The slot of the window `piece` stored from `text` at `i` (it must be stored). */
+  private slotOf(text: string, i: number, piece: number): number {
+    const h = gramHash(text, i);
+    const mask = this.capacity - 1;
+    for (let s = h & mask; ; s = (s + 1) & mask) {
+      if (this.slots[3 * s] === h && this.slots[3 * s + 1] === piece && this.slots[3 * s + 2] === i) return s;
+    }
+  }
+
+  /** Store one window; false when the table had it already. */
+  private insert(text: string, i: number, piece: number, h: number): boolean {
     if ((this.count + 1) * 2 > this.capacity) this.grow();
     const slots = this.slots;
     const mask = this.capacity - 1;
@@ -100,9 +159,9 @@ export class GramTable {
         slots[3 * s + 1] = piece;
         slots[3 * s + 2] = i;
         this.count++;
-        return;
+        return true;
       }
-      if (slots[3 * s] === h && sameGram(this.texts[p] as string, slots[3 * s + 2] as number, text, i)) return;
+      if (slots[3 * s] === h && sameGram(this.texts[p] as string, slots[3 * s + 2] as number, text, i)) return false;
     }
   }
 

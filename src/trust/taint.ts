@@ -24,8 +24,10 @@ import { morseTexts } from './morse-code.js';
 import { shortPieces } from './split-values.js';
 import { TAINT_MIN_CHARS, taintForm, taintForms, taintViews, unescapedTexts } from './taint-normalize.js';
 import { taintKindOf, type TaintKind } from './taint-kind.js';
+import { trustedReadings, untaggedTexts } from './taint-readings.js';
 
 export type { TaintKind } from './taint-kind.js';
+export { trustedReadings };
 
 /** One tainted argument: which, how much of it, and where that text came from. */
 export interface Taint {
@@ -46,17 +48,6 @@ export interface Taint {
   readonly encoding?: TaintEncoding;
 }
 
-/**
- * Every reading of trusted text that vouches for a value: the text, its decoded escapes, the text
- * without HTML tags, the runs that decode (base64, hex…), values read out in words, character
- * codes, leetspeak and Morse code.
- * @example trustedReadings('q=drop.box%40evil.test') // includes 'q=drop.box@evil.test'
- */
-export function trustedReadings(text: string): string[] {
-  const plain = [...unescapedTexts(text), ...untaggedTexts(text)];
-  return [...plain, ...decodedRunsByKind(plain).flatMap((r) => unescapedTexts(r.text)), ...spokenValues(text), ...charCodeTexts(text), ...leetWords(text), ...morseTexts(text)];
-}
-
 /** A piece of untrusted content, as a run records it. */
 export interface TaintContent {
   readonly content_id: string;
@@ -65,10 +56,20 @@ export interface TaintContent {
   readonly call_id?: string;
 }
 
-/** Where a traced value was found: the piece, how many characters, and the reading that found it. */
-interface Trace { readonly piece: number; readonly matched: number; readonly reading?: 'reversed' | 'rot13' | 'split' }
+/** Where a traced value was found: its origin, how many characters, and the reading that found it. */
+interface Trace { readonly origin: number; readonly matched: number; readonly reading?: 'reversed' | 'rot13' | 'split' }
 
 interface Origin { readonly content_id: string; readonly source: string; readonly call_id?: string; readonly encoding?: TaintEncoding }
+
+/**
+ * An origin numbered on first use. Most content a long run reads adds nothing a look-up can
+ * return (its windows are stored already, or the index is full), and such content must not
+ * cost the run memory for the rest of its life.
+ */
+class PendingOrigin {
+  id = -1;
+  constructor(readonly origin: Origin) {}
+}
 
 /** Options of a {@link TaintIndex}. */
 export interface TaintIndexOptions {
@@ -82,21 +83,6 @@ const ESCAPE_SIGN = /[%&\\]/;
 const PIECE_START_BITS = 1 << 16;
 /** The bit of the two units of `form` at `i` (see `TaintIndex.pieceStarts`). */
 const pieceStart = (form: string, i: number): number => (Math.imul(form.charCodeAt(i), 0x9e37) + form.charCodeAt(i + 1)) & (PIECE_START_BITS - 1);
-/**
- * `text` without its HTML tags, and that text's decoded escapes, when it has tags: a page can
- * cut a value with them (`G<b>B3</b>3M<i>ID</i>L…`), which a model reading the page joins again.
- * Taint drops every whitespace anyway, so block tags need no space in their place.
- */
-function untaggedTexts(text: string): string[] {
-  if (!text.includes('<')) return [];
-  const untagged = text.replace(HTML_TAG, '');
-  return untagged === text ? [] : unescapedTexts(untagged);
-}
-
-// An HTML tag, opening or closing, up to 256 characters: a bounded match that stops at the next
-// `<`, so a page costs its length once (and no position map, unlike the detector's view).
-const HTML_TAG = /<\/?[A-Za-z][^<>]{0,254}>/g;
-
 /** Fewest significant characters of an argument assembled from short pieces of content. */
 const MIN_ASSEMBLED = 8;
 /** Fewest short pieces such an argument is made of (two common words side by side are no value). */
@@ -123,11 +109,14 @@ export function taintSourceLabel(source: UntrustedContent['source']): string {
 export class TaintIndex {
   private readonly untrusted: GramTable;
   private readonly trusted: GramTable;
+  // Origins that something in the index refers to, by number.
   private readonly origins: Origin[] = [];
-  // Names too short for a window, compared whole: name → the piece of content that held it first.
+  // Piece of the untrusted gram table → its origin's number.
+  private readonly pieceOrigins: number[] = [];
+  // Names too short for a window, compared whole: name → the origin of the content that held it first.
   private readonly shortNames = new Map<string, number>();
   private readonly trustedNames = new Set<string>();
-  // Short pieces of untrusted content (short JSON values and keys, short texts) → the content's piece.
+  // Short pieces of untrusted content (short JSON values and keys, short texts) → the content's origin.
   private readonly pieces = new Map<string, number>();
   // The first two units of every piece, hashed to a bit: most positions of an argument start no
   // piece, and this answers so without cutting a string for the look-up.
@@ -142,37 +131,48 @@ export class TaintIndex {
   /** Record untrusted content (every view of its text, and the runs of it that decode). */
   addUntrusted(content: TaintContent): void {
     const origin: Origin = { content_id: content.content_id, source: taintSourceLabel(content.source), ...(content.call_id === undefined ? {} : { call_id: content.call_id }) };
+    const own = new PendingOrigin(origin);
+    const encoded = (encoding: TaintEncoding) => new PendingOrigin({ ...origin, encoding });
     const texts = [...unescapedTexts(content.text), ...untaggedTexts(content.text)];
-    const first = this.addPieces(texts, origin);
-    this.addShortNames(texts, first);
-    if (first >= 0) this.addShortPieces(content.text, first);
+    const any = this.addPieces(texts, own);
+    this.addShortNames(texts, own);
+    if (any) this.addShortPieces(content.text, own);
     // Decoded runs are pieces of their own, so a finding can say the value was encoded there.
     for (const run of decodedRunsByKind(texts)) {
       const decoded = unescapedTexts(run.text);
-      const piece = this.addPieces(decoded, { ...origin, encoding: run.kind });
-      if (piece >= 0) this.addShortNames(decoded, piece);
+      const from = encoded(run.kind);
+      if (this.addPieces(decoded, from)) this.addShortNames(decoded, from);
     }
     // Values read out in words ("G B eight two, …"), given as character codes, in leetspeak or
     // in Morse code are pieces of their own too.
-    for (const value of spokenValues(content.text)) this.addPieces([value], { ...origin, encoding: 'words' });
-    for (const value of charCodeTexts(content.text)) this.addPieces(unescapedTexts(value), { ...origin, encoding: 'char_codes' });
-    for (const value of leetWords(content.text)) this.addPieces([value], { ...origin, encoding: 'leet' });
-    for (const value of morseTexts(content.text)) this.addPieces([value], { ...origin, encoding: 'morse' });
+    for (const value of spokenValues(content.text)) this.addPieces([value], encoded('words'));
+    for (const value of charCodeTexts(content.text)) this.addPieces(unescapedTexts(value), encoded('char_codes'));
+    for (const value of leetWords(content.text)) this.addPieces([value], encoded('leet'));
+    for (const value of morseTexts(content.text)) this.addPieces([value], encoded('morse'));
+  }
+
+  /** The number of `pending`'s origin, recording it on first use. */
+  private originOf(pending: PendingOrigin): number {
+    if (pending.id < 0) {
+      pending.id = this.origins.length;
+      this.origins.push(pending.origin);
+    }
+    return pending.id;
   }
 
   /**
    * Keep the short pieces of `text` (see {@link shortPieces}) for arguments assembled from them,
    * and index its runs of short values and keys as pieces of their own.
    */
-  private addShortPieces(text: string, piece: number): void {
+  private addShortPieces(text: string, own: PendingOrigin): void {
     const { pieces, runs } = shortPieces(text);
-    const origin = this.origins[piece] as Origin;
-    for (const run of runs) this.addPieces(unescapedTexts(run), { ...origin, encoding: 'split' });
+    const split = new PendingOrigin({ ...own.origin, encoding: 'split' });
+    for (const run of runs) this.addPieces(unescapedTexts(run), split);
     for (const short of pieces) {
       // Most pieces have nothing to unescape: their one form is enough.
       for (const form of ESCAPE_SIGN.test(short) ? taintViews(short) : [taintForm(short)]) {
         if (form.length < MIN_ASSEMBLY_PIECE || form.length >= TAINT_MIN_CHARS || this.pieces.has(form) || this.pieces.size >= MAX_SHORT_NAMES) continue;
-        this.pieces.set(form, piece);
+        this.pieces.set(form, this.originOf(own));
         const bit = pieceStart(form, 0);
         this.pieceStarts[bit >> 3] = (this.pieceStarts[bit >> 3] as number) | (1 << (bit & 7));
       }
@@ -186,20 +186,20 @@ export class TaintIndex {
     for (const name of shortNames(texts)) if (this.trustedNames.size < MAX_SHORT_NAMES) this.trustedNames.add(name);
   }
 
-  /** Index the taint forms of `texts` as pieces from `origin`; the first piece, or -1 if none. */
-  private addPieces(texts: readonly string[], origin: Origin): number {
-    let first = -1;
+  /** Index the taint forms of `texts` as pieces from `origin`; whether `texts` had any form. */
+  private addPieces(texts: readonly string[], origin: PendingOrigin): boolean {
+    let any = false;
     for (const view of taintForms(texts)) {
+      any = true;
       const piece = this.untrusted.add(view);
-      this.origins[piece] = origin;
-      if (first < 0) first = piece;
+      if (piece >= 0) this.pieceOrigins[piece] = this.originOf(origin);
     }
-    return first;
+    return any;
   }
 
-  private addShortNames(texts: readonly string[], piece: number): void {
+  private addShortNames(texts: readonly string[], origin: PendingOrigin): void {
     for (const name of shortNames(texts)) {
-      if (!this.shortNames.has(name) && this.shortNames.size < MAX_SHORT_NAMES) this.shortNames.set(name, piece);
+      if (!this.shortNames.has(name) && this.shortNames.size < MAX_SHORT_NAMES) this.shortNames.set(name, this.originOf(origin));
     }
   }
 
@@ -211,9 +211,9 @@ export class TaintIndex {
     return this.untrusted.full;
   }
 
-  /** Work counters of both sides, for tests that count instead of timing. */
-  stats(): { untrusted: ReturnType<GramTable['stats']>; trusted: ReturnType<GramTable['stats']> } {
-    return { untrusted: this.untrusted.stats(), trusted: this.trusted.stats() };
+  /** Work and memory counters of both sides, for tests that count instead of timing. */
+  stats(): { untrusted: ReturnType<GramTable['stats']>; trusted: ReturnType<GramTable['stats']>; origins: number } {
+    return { untrusted: this.untrusted.stats(), trusted: this.trusted.stats(), origins: this.origins.length };
   }
 
   /**
@@ -228,7 +228,7 @@ export class TaintIndex {
       const views = taintViews(leaf.value);
       const hit: Trace | null = this.traceLeaf(views) ?? joined.get(n) ?? this.traceShortName(leaf.value) ?? this.traceAssembled(views);
       if (hit === null) continue;
-      const origin = this.origins[hit.piece] as Origin;
+      const origin = this.origins[hit.origin] as Origin;
       const encoding = hit.reading ?? origin.encoding;
       out.push({
         argument: leaf.pointer,
@@ -250,8 +250,8 @@ export class TaintIndex {
    * read as the run of those arguments, in order. Only windows crossing a leaf boundary count,
    * and they taint every short leaf they cover.
    */
-  private traceShortRuns(leaves: readonly { value: string }[]): Map<number, { piece: number; matched: number }> {
-    const found = new Map<number, { piece: number; matched: number }>();
+  private traceShortRuns(leaves: readonly { value: string }[]): Map<number, Trace> {
+    const found = new Map<number, Trace>();
     let start = 0;
     while (start < leaves.length) {
       let end = start;
@@ -272,7 +272,8 @@ export class TaintIndex {
           if (first === last) continue;
           const piece = this.untrusted.find(text, i);
           if (piece < 0 || this.trusted.find(text, i) >= 0) continue;
-          for (let k = first; k <= last; k++) if (!found.has(k)) found.set(k, { piece, matched: (forms[k - start] as string).length });
+          const origin = this.pieceOrigins[piece] as number;
+          for (let k = first; k <= last; k++) if (!found.has(k)) found.set(k, { origin, matched: (forms[k - start] as string).length });
         }
       }
       start = Math.max(end, start + 1);
@@ -292,7 +293,7 @@ export class TaintIndex {
     for (const form of views) {
       if (form.length < MIN_ASSEMBLED || form.length > MAX_ASSEMBLED_FORM) continue;
       // from[i]: where the longest run of pieces ending at i starts (-1: no piece ends at i);
-      // count[i]: how many pieces that run has; by[i]: the content of its last piece.
+      // count[i]: how many pieces that run has; by[i]: the origin of its last piece.
       const from = new Int32Array(form.length + 1).fill(-1);
       const count = new Int32Array(form.length + 1);
       const by = new Int32Array(form.length + 1).fill(-1);
@@ -300,18 +301,18 @@ export class TaintIndex {
         for (let n = MIN_ASSEMBLY_PIECE; n < TAINT_MIN_CHARS && n <= i; n++) {
           const bit = pieceStart(form, i - n);
           if (((this.pieceStarts[bit >> 3] as number) & (1 << (bit & 7))) === 0) continue;
-          const piece = this.pieces.get(form.slice(i - n, i));
-          if (piece === undefined) continue;
+          const origin = this.pieces.get(form.slice(i - n, i));
+          if (origin === undefined) continue;
           const chained = (from[i - n] as number) >= 0;
           const start = chained ? (from[i - n] as number) : i - n;
           if ((from[i] as number) >= 0 && start >= (from[i] as number)) continue;
           from[i] = start;
           count[i] = chained ? (count[i - n] as number) + 1 : 1;
-          by[i] = piece;
+          by[i] = origin;
         }
         const start = from[i] as number;
         if (start < 0 || i - start < MIN_ASSEMBLED || (count[i] as number) < MIN_ASSEMBLED_PIECES || !this.untrustedStretch(form, start, i)) continue;
-        return { piece: by[i] as number, matched: i - start, reading: 'split' };
+        return { origin: by[i] as number, matched: i - start, reading: 'split' };
       }
     }
     return null;
@@ -324,11 +325,11 @@ export class TaintIndex {
   }
 
   /** A short name in `value` (an address, a host) that untrusted content holds and trusted text does not, or null. */
-  private traceShortName(value: string): { piece: number; matched: number } | null {
+  private traceShortName(value: string): Trace | null {
     if (this.shortNames.size === 0) return null;
     for (const name of argumentNames(value)) {
-      const piece = this.shortNames.get(name);
-      if (piece !== undefined && !this.trustedNames.has(name)) return { piece, matched: significantLength(name) };
+      const origin = this.shortNames.get(name);
+      if (origin !== undefined && !this.trustedNames.has(name)) return { origin, matched: significantLength(name) };
     }
     return null;
   }
@@ -356,7 +357,7 @@ export class TaintIndex {
    * neither that window nor the argument's own window it stands for (`forward` maps the offset)
    * is in trusted text.
    */
-  private traceView(read: string, form: string, forward: (i: number, n: number) => number): { piece: number; matched: number } | null {
+  private traceView(read: string, form: string, forward: (i: number, n: number) => number): Trace | null {
     let first = -1;
     let matched = 0;
     let coveredTo = 0;
@@ -370,7 +371,7 @@ export class TaintIndex {
       matched += end - Math.max(i, coveredTo);
       coveredTo = end;
     }
-    return first < 0 ? null : { piece: first, matched };
+    return first < 0 ? null : { origin: this.pieceOrigins[first] as number, matched };
   }
 }
 
