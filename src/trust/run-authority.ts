@@ -224,8 +224,11 @@ export function createRunAuthority(options: RunAuthorityOptions = {}): RunAuthor
     },
     addTrusted: (text) => emit({ type: 'trusted', text }),
     observe(envelope, args) {
-      // Which arguments carried untrusted content, against what the run had seen before this result.
-      const echoed = args === undefined ? [] : taintedArgumentForms(index.taintOf(args), args);
+      // Which arguments carried untrusted content, against what the run had seen before this
+      // result. Not asked when one untrusted region covers all the data (most results of an
+      // untrusted source): no leaf is then read as trusted text.
+      const wholly = (envelope.untrusted_content ?? []).some((u) => u.origin === undefined || u.origin === '/data');
+      const echoed = args === undefined || wholly ? [] : taintedArgumentForms(index.taintOf(args), args);
       for (const u of envelope.untrusted_content ?? []) emit({ type: 'untrusted', content_id: u.content_id, text: u.text, source: u.source, call_id: envelope.call.call_id });
       const trusted = trustedTextOf(envelope, (leaf) => echoesArgument(leaf, echoed));
       if (trusted !== '') emit({ type: 'trusted', text: trusted });
