@@ -139,6 +139,22 @@ describe('resumable streams', () => {
     expect(early).not.toContain(2);
     await expect(store.replayEventsAfter('nonsense', { send: async () => undefined })).rejects.toThrow(/unknown event id/);
   });
+
+  it('keeps no more than its bound of JSON however large the results, and still replays the newest', async () => {
+    const store = new WindowEventStore(1000, 1_000_000);
+    const big = (i: number) => ({ jsonrpc: '2.0' as const, id: i, result: { content: [{ type: 'text', text: `${i} ${'x'.repeat(200_000)}` }] } });
+    const ids: string[] = [];
+    for (let i = 0; i < 50; i++) ids.push(await store.storeEvent('s', big(i)));
+    const { events, chars } = store.stats();
+    expect(chars).toBeLessThanOrEqual(1_000_000);
+    expect(events).toBe(4);
+    const sent: number[] = [];
+    await store.replayEventsAfter(ids[46] as string, { send: async (_id, m) => void sent.push((m as unknown as { id: number }).id) });
+    expect(sent).toEqual([47, 48, 49]);
+    // One event larger than the bound is kept alone: the newest is always replayable.
+    await store.storeEvent('s', { jsonrpc: '2.0', id: 99, result: { content: [{ type: 'text', text: 'y'.repeat(2_000_000) }] } });
+    expect(store.stats().events).toBe(1);
+  });
 });
 
 describe('no upstream process outlives its session', () => {
