@@ -24,6 +24,7 @@ import { listenSubscriptions, whenBodyEnds, type ListenSubscriptions } from './l
 import { modernTasks, TASK_PARAMS, TASKS_EXTENSION, type ModernTasks } from './modern-tasks.js';
 import { listenedTaskIds, missingTasksCapability, withTaskStatus } from './task-listen.js';
 import type { RequestId } from './related-requests.js';
+import { RUN_ID_HEADER, RUN_ID_META_KEY } from './run-identity.js';
 
 /** The principal of stateless (2026-07-28) requests when the config names none. */
 export const LOCAL_PRINCIPAL = 'local';
@@ -75,6 +76,17 @@ interface Inner {
   readonly taskSupport: (name: string) => Promise<string | undefined>;
   /** Upstream resource subscriptions held for this principal's open listen streams. */
   readonly subscriptions: ListenSubscriptions;
+}
+
+/**
+ * The request's `_meta`, with the run the `Mcp-Run-Id` header names when `_meta` names none. The
+ * inner session is reached in memory, where no HTTP header arrives: without this a stateless
+ * client's header was dropped and its calls ran in the run every 2026 client of its principal shares.
+ */
+function withHeaderRunId(meta: Record<string, unknown> | undefined, req: Request | undefined): Record<string, unknown> | undefined {
+  const header = req?.headers.get(RUN_ID_HEADER) ?? null;
+  if (header === null || meta?.[RUN_ID_META_KEY] !== undefined) return meta;
+  return { ...meta, [RUN_ID_META_KEY]: header };
 }
 
 /** Multi-round-trip methods (2026-07-28): their upstream calls may ask the client for input. */
@@ -187,7 +199,8 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
         inflight.push(ctx);
         try {
           const params = { ...(request.params ?? {}) };
-          if (ctx.mcpReq._meta !== undefined) params['_meta'] = ctx.mcpReq._meta;
+          const meta = withHeaderRunId(ctx.mcpReq._meta, ctx.http?.req);
+          if (meta !== undefined) params['_meta'] = meta;
           if (method === 'tools/call' && tasksServed) {
             const handle = await tasks.create(ctx, principal, params, await taskSupport(String(params['name'])));
             if (handle !== undefined) return handle;
