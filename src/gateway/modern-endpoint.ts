@@ -16,6 +16,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpError, ResultSchema, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { ProtocolError, Server as ModernServer, createMcpHandler, isLegacyRequest, type McpHttpHandler, type McpRequestContext, type ServerContext } from '@modelcontextprotocol/server';
+import { badParamsResponse } from './call-params-check.js';
 import { relayError, RelayedRpcError } from './forward.js';
 import { startSession, type GatewaySession } from './session.js';
 import type { GatewayOptions } from './session-state.js';
@@ -45,6 +46,8 @@ const METHODS = [
   'prompts/get',
   'completion/complete',
 ] as const;
+
+const RELAYED: ReadonlySet<string> = new Set(METHODS);
 
 /** The 2026-07-28 side of the HTTP gateway. */
 export interface ModernEndpoint {
@@ -239,6 +242,8 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
 
   return {
     async fetch(request, parsedBody, principal) {
+      const refused = badParamsResponse(parsedBody, RELAYED);
+      if (refused !== null) return refused;
       const listener = principal ?? fallback;
       const sdkServe = () => handler.fetch(request, { parsedBody, ...(principal === undefined ? {} : { authInfo: { token: '', clientId: principal, scopes: [], extra: { [PRINCIPAL_KEY]: principal } } }) });
       // A listen stream that follows tasks (the tasks extension): the principal's own tasks are

@@ -41,7 +41,7 @@ import { connectAll, refreshToolRoutes, reviveUpstreams, vetListed } from './ses
 import { CALL_SCOPED_NOTIFICATIONS, relatedRequestOf, type RequestId } from './related-requests.js';
 import { callTool, recordRefusedCall, toolRulesOf } from './tool-call.js';
 import { recordRead } from './content-taint.js';
-import { refuseBadCallParams } from './call-params-check.js';
+import { refuseBadParams } from './call-params-check.js';
 import { startTask, taskHandlers, TASKS_CAPABILITY } from './tasks.js';
 import { readGatewayResource, RESOURCE_NOT_FOUND } from './stored-resource-read.js';
 import { RESOURCE_URI_PREFIX, flushAudit, vetInstructions, type ToolRules } from '../executor/index.js';
@@ -310,9 +310,9 @@ export async function startSession(options: GatewayOptions, transport: Transport
   server.onclose = () => void shutdown();
   await server.connect(transport);
   // Messages the stdio framer checked skip the SDK's per-message Zod dispatch checks (stdio
-  // only); bad tools/call params are answered before either dispatch (wraps what is installed).
+  // only); bad request params are answered before either dispatch (wraps what is installed).
   dispatchDirectly(server, transport);
-  refuseBadCallParams(transport);
+  refuseBadParams(transport);
 
   return {
     principal: state.principal,
