@@ -12,10 +12,12 @@
  * in the gateway session behind the 2026 endpoint.
  *
  * The request state is a random 128-bit id, never decoded: an unknown, expired or foreign one
- * is refused, and it is bound to the principal, the method and the tool/prompt/resource named.
+ * is refused, and it is bound to the principal, the method, the tool/prompt/resource named and
+ * the arguments ({@link roundTarget}).
  */
 import { randomBytes } from 'node:crypto';
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
+import { canonicalJson } from '../contract/index.js';
 import type { RequestId } from './related-requests.js';
 
 /** How long a parked call waits for the client's next round before it is cancelled. */
@@ -209,6 +211,25 @@ export function inputRounds(options: { ttlMs?: number; now?: () => number } = {}
       for (const call of [...byState.values()]) end(call, 'the gateway is shutting down');
     },
   };
+}
+
+/**
+ * What a request state is bound to: the method, the tool, prompt or resource, and the arguments
+ * (compared as canonical JSON, so a client may rebuild them in any key order). A retry with other
+ * arguments must not resume a call the upstream is running with the first ones: its result would
+ * answer a request that never ran.
+ * @example roundTarget('tools/call', { name: 'pay', arguments: { to: 'alice' } }) // 'tools/call pay {"to":"alice"}'
+ */
+export function roundTarget(method: string, params: Record<string, unknown>): string {
+  const args = params['arguments'] ?? {};
+  let written: string;
+  try {
+    written = canonicalJson(args);
+  } catch {
+    // A value canonical JSON refuses (a number JSON.parse made Infinity): compared as written.
+    written = JSON.stringify(args) ?? '';
+  }
+  return `${method} ${String(params['name'] ?? params['uri'])} ${written}`;
 }
 
 function clientCapabilities(ctx: ServerContext): Record<string, unknown> {

@@ -20,7 +20,7 @@ import { badParamsResponse } from './call-params-check.js';
 import { relayError, RelayedRpcError } from './forward.js';
 import { startSession, type GatewaySession } from './session.js';
 import type { GatewayOptions } from './session-state.js';
-import { inputRounds, type InputRounds, type Started } from './input-rounds.js';
+import { inputRounds, roundTarget, type InputRounds, type Started } from './input-rounds.js';
 import { listenSubscriptions, whenBodyEnds, type ListenSubscriptions } from './listen-subscriptions.js';
 import { modernTasks, TASK_PARAMS, TASKS_EXTENSION, type ModernTasks } from './modern-tasks.js';
 import { listenedTaskIds, missingTasksCapability, withTaskStatus } from './task-listen.js';
@@ -208,7 +208,7 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
             const handle = await tasks.create(ctx, principal, params, await taskSupport(String(params['name'])));
             if (handle !== undefined) return handle;
           }
-          if (ROUND_TRIP_METHODS.has(method)) return await rounds.serve(ctx, principal, `${method} ${String(params['name'] ?? params['uri'])}`, (signal) => send(method, params, signal));
+          if (ROUND_TRIP_METHODS.has(method)) return await rounds.serve(ctx, principal, roundTarget(method, params), (signal) => send(method, params, signal));
           const answer = send(method, params, ctx.mcpReq.signal).result;
           // Resources are advertised for the gateway's own stored results even when no upstream
           // has any: then the listings are empty.

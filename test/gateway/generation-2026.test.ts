@@ -86,6 +86,22 @@ describe('input_required rounds for a 2026-07-28 client, 2025-generation upstrea
     expect(text(done)).toContain('action=decline');
   }, 60_000);
 
+  it('refuses a request state presented with other arguments: the parked call runs with the first ones', async () => {
+    const gw = await gateway(conformance);
+    const client = await pinned(gw.url, { elicitation: {} }, () => undefined, true);
+    const first = (await client.request({ method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'Pay alice $5?' } } }, { allowInputRequired: true } as never)) as Record<string, unknown>;
+    expect(first['resultType']).toBe('input_required');
+    const [key] = Object.keys(first['inputRequests'] as Record<string, unknown>);
+    const answer = { [key as string]: { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } } };
+    // The upstream asked about alice: that answer must not come back as the result of a call about mallory.
+    await expect(
+      client.request({ method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'Pay mallory $5000?' }, requestState: first['requestState'], inputResponses: answer } }),
+    ).rejects.toMatchObject({ code: -32602 });
+    // The same arguments resume it.
+    const done = await client.request({ method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'Pay alice $5?' }, requestState: first['requestState'], inputResponses: answer } });
+    expect(text(done)).toContain('action=accept');
+  }, 60_000);
+
   it('refuses the upstream request when the client declared no such capability: the call fails as the upstream answers, no hang', async () => {
     const gw = await gateway(conformance);
     const client = await pinned(gw.url, {});
