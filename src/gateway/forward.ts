@@ -53,6 +53,20 @@ export function relayError(error: unknown, local = false): unknown {
 }
 
 /**
+ * The JSON-RPC error answer (HTTP 200, as for any error of a request that was read) to the
+ * request `body`, for `error`: a relayed one keeps its code, message and data; anything else is
+ * −32603 with its message.
+ * @example return errorResponse(body, relayError(error));
+ */
+export function errorResponse(body: unknown, error: unknown): Response {
+  const id = (body as { id?: unknown } | null)?.id;
+  const rpc = error instanceof RelayedRpcError
+    ? { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) }
+    : { code: -32603, message: error instanceof Error ? error.message : String(error) };
+  return Response.json({ jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: rpc });
+}
+
+/**
  * A URL upstream answered 404 to a request of an established session: the server no longer
  * knows it (it restarted). The request was not processed, and the client must start a new
  * session (Streamable HTTP, "Session Management").

@@ -17,7 +17,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpError, ResultSchema, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { ProtocolError, Server as ModernServer, createMcpHandler, isLegacyRequest, type McpHttpHandler, type McpRequestContext, type ServerContext } from '@modelcontextprotocol/server';
 import { badParamsResponse } from './call-params-check.js';
-import { relayError, RelayedRpcError } from './forward.js';
+import { errorResponse, relayError, RelayedRpcError } from './forward.js';
 import { startSession, type GatewaySession } from './session.js';
 import type { GatewayOptions } from './session-state.js';
 import { inputRounds, roundTarget, type InputRounds, type Started } from './input-rounds.js';
@@ -25,7 +25,7 @@ import { listenSubscriptions, whenBodyEnds, type ListenSubscriptions } from './l
 import { modernTasks, TASK_PARAMS, TASKS_EXTENSION, type ModernTasks } from './modern-tasks.js';
 import { listenedTaskIds, missingTasksCapability, withTaskStatus } from './task-listen.js';
 import type { RequestId } from './related-requests.js';
-import { RUN_ID_HEADER, RUN_ID_META_KEY } from './run-identity.js';
+import { withHeaderRunId } from './run-identity.js';
 
 /** The principal of stateless (2026-07-28) requests when the config names none. */
 export const LOCAL_PRINCIPAL = 'local';
@@ -81,17 +81,6 @@ interface Inner {
   readonly subscriptions: ListenSubscriptions;
 }
 
-/**
- * The request's `_meta`, with the run the `Mcp-Run-Id` header names when `_meta` names none. The
- * inner session is reached in memory, where no HTTP header arrives: without this a stateless
- * client's header was dropped and its calls ran in the run every 2026 client of its principal shares.
- */
-function withHeaderRunId(meta: Record<string, unknown> | undefined, req: Request | undefined): Record<string, unknown> | undefined {
-  const header = req?.headers.get(RUN_ID_HEADER) ?? null;
-  if (header === null || meta?.[RUN_ID_META_KEY] !== undefined) return meta;
-  return { ...meta, [RUN_ID_META_KEY]: header };
-}
-
 /** Multi-round-trip methods (2026-07-28): their upstream calls may ask the client for input. */
 const ROUND_TRIP_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
@@ -141,7 +130,11 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
         const target = token === undefined ? inflight[0] : inflight.find((c) => c.mcpReq._meta?.progressToken === token);
         await target?.mcpReq.notify({ method: n.method, params } as never).catch(() => undefined);
       };
-      await client.connect(clientSide);
+      // An upstream that cannot start fails the inner initialize: nothing of this session is kept.
+      await client.connect(clientSide).catch(async (error: unknown) => {
+        await session.close();
+        throw error;
+      });
       void session.done.then(() => {
         if (inners.get(principal) === inner) inners.delete(principal);
       });
@@ -245,6 +238,11 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
       const refused = badParamsResponse(parsedBody, RELAYED);
       if (refused !== null) return refused;
       const listener = principal ?? fallback;
+      // The principal's inner session first: when it cannot start (an upstream did not), the
+      // client is told why, as a 2025 client's initialize is; the SDK's handler would say only
+      // "Internal server error".
+      const failed = await open(listener).then(() => null, (error: unknown) => relayError(error));
+      if (failed !== null) return errorResponse(parsedBody, failed);
       const sdkServe = () => handler.fetch(request, { parsedBody, ...(principal === undefined ? {} : { authInfo: { token: '', clientId: principal, scopes: [], extra: { [PRINCIPAL_KEY]: principal } } }) });
       // A listen stream that follows tasks (the tasks extension): the principal's own tasks are
       // agreed to in its acknowledgement, and their status changes pushed on it.

@@ -119,3 +119,16 @@ export function confirmationMeta(run: TaskRun, env: Envelope): Record<string, un
     return undefined;
   }
 }
+
+/**
+ * A 2026-07-28 request's `_meta`, with the run its `Mcp-Run-Id` header names when `_meta` names
+ * none. The gateway reaches the session behind its 2026 endpoint in memory, where no HTTP header
+ * arrives: without this a stateless client's header was dropped and its calls ran in the run
+ * every 2026 client of its principal shares.
+ * @example withHeaderRunId(ctx.mcpReq._meta, ctx.http?.req)
+ */
+export function withHeaderRunId(meta: Record<string, unknown> | undefined, req: Request | undefined): Record<string, unknown> | undefined {
+  const header = req?.headers.get(RUN_ID_HEADER) ?? null;
+  if (header === null || meta?.[RUN_ID_META_KEY] !== undefined) return meta;
+  return { ...meta, [RUN_ID_META_KEY]: header };
+}

@@ -1,13 +1,16 @@
 /**
  * An upstream that cannot start: over stdio the client gets the error as the answer to
  * `initialize` and the gateway exits 2 with the reason on stderr (it served an empty tool list
- * before); over HTTP the failed session is not kept, so it holds no `--max-sessions` slot.
+ * before); over HTTP the failed session is not kept, so it holds no `--max-sessions` slot; a
+ * 2026-07-28 client is told the reason too.
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { serveHttp } from '../../src/gateway/index.js';
+import { createMemoryStore } from '../../src/store/index.js';
 import { eventually, gatewayArgv, tempDir } from './helpers.js';
 
 const dir = tempDir('trc-upstream-start-');
@@ -53,6 +56,24 @@ describe('an upstream that cannot start', () => {
     }
     expect(second.status).not.toBe(503);
     await second.text();
+  }, 60_000);
+  it('tells a 2026-07-28 client which upstream did not start and why, on every request', async () => {
+    const gw = await serveHttp({ store: createMemoryStore(), config: { upstreams: [{ name: 'missing', command: NO_SUCH[0] as string }] } }, { port: 0 });
+    kills.push(() => void gw.close());
+    // Stateless requests with the 2026-07-28 envelope, as the revision writes them (the v2 SDK
+    // client reads any error to server/discover as "version not offered" and drops the message).
+    const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw-2026', version: '1' } };
+    for (const [id, method] of [[1, 'server/discover'], [2, 'tools/list'], [3, 'tools/list']] as const) {
+      const res = await fetch(gw.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { _meta: envelope } }),
+      });
+      const answer = (await res.json()) as { id?: unknown; error?: { code: number; message: string } };
+      expect(answer.id).toBe(id);
+      expect(answer.error?.code).toBe(-32603);
+      expect(answer.error?.message).toMatch(/upstream "missing" did not start: .*ENOENT/);
+    }
   }, 60_000);
 });
 
