@@ -83,6 +83,8 @@ export interface InputRounds {
   roundOf(related: RequestId | undefined): ServerContext | undefined;
   /** Parked calls right now. */
   readonly parked: number;
+  /** Calls of `principal` not ended yet (running, or waiting for the client's next round). */
+  heldFor(principal: string): number;
   /** Cancel every call (endpoint shutdown). */
   close(): void;
 }
@@ -207,6 +209,7 @@ export function inputRounds(options: { ttlMs?: number; now?: () => number } = {}
     get parked() {
       return [...byState.values()].filter((c) => c.parked).length;
     },
+    heldFor: (principal) => [...byState.values()].filter((c) => c.principal === principal).length,
     close() {
       for (const call of [...byState.values()]) end(call, 'the gateway is shutting down');
     },

@@ -5,6 +5,8 @@
  * sending updates nobody listens to.
  */
 
+import type { McpHttpHandler } from '@modelcontextprotocol/server';
+
 /** The subscriptions of one set of upstreams (one inner session). */
 export interface ListenSubscriptions {
   /** Hold `uris` for one stream: subscribes the ones no other stream holds. Returns the release (idempotent). */
@@ -91,4 +93,28 @@ export function whenBodyEnds(response: Response, done: () => void): Response {
     },
   });
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/**
+ * The resource URIs a `subscriptions/listen` request asks to follow (at most 256).
+ * @example listenedUris({ method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: ['note://a'] } } }) // ['note://a']
+ */
+export function listenedUris(body: unknown): string[] {
+  const b = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | null;
+  if (b?.method !== 'subscriptions/listen') return [];
+  const uris = b.params?.notifications?.resourceSubscriptions;
+  return Array.isArray(uris) ? uris.filter((u): u is string => typeof u === 'string').slice(0, 256) : [];
+}
+
+/**
+ * Publish a change notification to the listen streams of `handler`; false when `method` is not one.
+ * @example publish(handler, 'notifications/tools/list_changed', {})
+ */
+export function publish(handler: McpHttpHandler, method: string, params: Record<string, unknown>): boolean {
+  if (method === 'notifications/tools/list_changed') handler.notify.toolsChanged();
+  else if (method === 'notifications/prompts/list_changed') handler.notify.promptsChanged();
+  else if (method === 'notifications/resources/list_changed') handler.notify.resourcesChanged();
+  else if (method === 'notifications/resources/updated' && typeof params['uri'] === 'string') handler.notify.resourceUpdated(params['uri']);
+  else return false;
+  return true;
 }

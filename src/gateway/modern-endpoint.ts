@@ -21,7 +21,7 @@ import { errorResponse, relayError, RelayedRpcError } from './forward.js';
 import { startSession, type GatewaySession } from './session.js';
 import type { GatewayOptions } from './session-state.js';
 import { inputRounds, roundTarget, type InputRounds, type Started } from './input-rounds.js';
-import { listenSubscriptions, whenBodyEnds, type ListenSubscriptions } from './listen-subscriptions.js';
+import { listenedUris, listenSubscriptions, publish, whenBodyEnds, type ListenSubscriptions } from './listen-subscriptions.js';
 import { modernTasks, TASK_PARAMS, TASKS_EXTENSION, type ModernTasks } from './modern-tasks.js';
 import { listenedTaskIds, missingTasksCapability, withTaskStatus } from './task-listen.js';
 import type { RequestId } from './related-requests.js';
@@ -79,6 +79,8 @@ interface Inner {
   readonly taskSupport: (name: string) => Promise<string | undefined>;
   /** Upstream resource subscriptions held for this principal's open listen streams. */
   readonly subscriptions: ListenSubscriptions;
+  /** This principal's `subscriptions/listen` streams open now. */
+  listening: number;
 }
 
 /** Multi-round-trip methods (2026-07-28): their upstream calls may ask the client for input. */
@@ -151,7 +153,7 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
         async (uri) => void (await client.request({ method: 'resources/unsubscribe', params: { uri } }, ResultSchema)),
       );
       tasks = modernTasks(rounds, send);
-      return { client, session, inflight, send, tasks, taskSupport, subscriptions };
+      return { client, session, inflight, send, tasks, taskSupport, subscriptions, listening: 0 };
     })();
     inner.then(
       (ready) => {
@@ -165,9 +167,12 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
     inners.set(principal, inner);
     if (inners.size > maxPrincipals) {
       // The least recently used idle principal's inner session closes (with its upstreams); it
-      // reopens on its next request. None idle: the cap is exceeded until one is.
+      // reopens on its next request. None idle: the cap is exceeded until one is. Not idle: a
+      // request in flight, a call parked for the client's next round, a task still running, an
+      // open listen stream — closing would end them (a parked call's retry got "Connection closed").
       for (const [name, candidate] of inners) {
-        if (started.get(candidate)?.inflight.length !== 0) continue;
+        const ready = started.get(candidate);
+        if (ready === undefined || ready.inflight.length > 0 || ready.listening > 0 || ready.tasks.running() > 0 || rounds.heldFor(name) > 0) continue;
         inners.delete(name);
         void closeInner(candidate);
         break;
@@ -248,6 +253,20 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
       // agreed to in its acknowledgement, and their status changes pushed on it.
       const taskIds = listenedTaskIds(parsedBody);
       let serve = sdkServe;
+      if ((parsedBody as { method?: unknown } | null)?.method === 'subscriptions/listen') {
+        // An open listen stream keeps its principal's inner session from being closed as idle.
+        const inner = await open(listener);
+        const counted = serve;
+        serve = async () => {
+          inner.listening++;
+          try {
+            return whenBodyEnds(await counted(), () => inner.listening--);
+          } catch (error) {
+            inner.listening--;
+            throw error;
+          }
+        };
+      }
       if (taskIds !== null) {
         const refused = missingTasksCapability(parsedBody);
         if (refused !== null) return refused;
@@ -314,24 +333,6 @@ async function listTaskSupport(send: Inner['send']): Promise<Map<string, string 
     cursor = page['nextCursor'];
   } while (typeof cursor === 'string');
   return out;
-}
-
-/** Publish a change notification to the listen streams; false when `method` is not one. */
-function publish(handler: McpHttpHandler, method: string, params: Record<string, unknown>): boolean {
-  if (method === 'notifications/tools/list_changed') handler.notify.toolsChanged();
-  else if (method === 'notifications/prompts/list_changed') handler.notify.promptsChanged();
-  else if (method === 'notifications/resources/list_changed') handler.notify.resourcesChanged();
-  else if (method === 'notifications/resources/updated' && typeof params['uri'] === 'string') handler.notify.resourceUpdated(params['uri']);
-  else return false;
-  return true;
-}
-
-/** The resource URIs a `subscriptions/listen` request asks to follow. */
-function listenedUris(body: unknown): string[] {
-  const b = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | null;
-  if (b?.method !== 'subscriptions/listen') return [];
-  const uris = b.params?.notifications?.resourceSubscriptions;
-  return Array.isArray(uris) ? uris.filter((u): u is string => typeof u === 'string').slice(0, 256) : [];
 }
 
 /** Which capability each relayed method needs. */

@@ -46,6 +46,8 @@ export interface ModernTasks {
   get(principal: string, taskId: string): Promise<Record<string, unknown>>;
   update(principal: string, taskId: string, responses: unknown): Record<string, unknown>;
   cancel(principal: string, taskId: string): Promise<Record<string, unknown>>;
+  /** Tasks whose result has not come yet and that were not cancelled. */
+  running(): number;
   /** True when `taskId` is a task of `principal`. */
   owns(principal: string, taskId: string): boolean;
   /** Be told the id of each task that changes, and when the tasks close; returns the unsubscribe. */
@@ -159,6 +161,7 @@ export function modernTasks(rounds: InputRounds, send: Send): ModernTasks {
       changed(taskId);
       return { resultType: 'complete' };
     },
+    running: () => [...entries.values()].filter((e) => e.settled === null && !e.cancelled).length,
     owns: (principal, taskId) => entries.get(taskId)?.principal === principal,
     watch(w, closed) {
       const watcher = { changed: w, closed };
