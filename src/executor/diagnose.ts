@@ -5,6 +5,7 @@
 import { validate, type Envelope } from '../contract/index.js';
 import type { AuditRecord, Store } from '../store/types.js';
 import type { CallAuditDetail } from './audit.js';
+import { repeatedRecordIds } from './audit-append.js';
 
 /** The four layers of SPEC D1. */
 export type Layer = 'call' | 'execution' | 'contract' | 'model';
@@ -26,6 +27,11 @@ export interface Diagnosis {
   readonly layers: readonly LayerVerdict[];
   /** Later reconciliation records of this call, oldest first. */
   readonly reconciliations: readonly { readonly call_id: string; readonly status: string }[];
+  /**
+   * Later runs under the same call id (`<call_id>#repeat-<n>`, oldest first): a held call the
+   * user confirmed and the caller repeated, a tool call id a framework ran again.
+   */
+  readonly repeats: readonly { readonly call_id: string; readonly status: string }[];
 }
 
 type Detail = Partial<CallAuditDetail> & { envelope?: Envelope };
@@ -41,8 +47,9 @@ export async function diagnose(callId: string, store: Store): Promise<Diagnosis 
   if (record === null) return null;
   const detail = (typeof record.detail === 'object' && record.detail !== null ? record.detail : {}) as Detail;
   const related = (await store.listAudit({ tool: record.tool })).filter((r) => r.callId.startsWith(`${callId}#reconcile-`)).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  const repeats = await repeatsOf(store, callId);
   const layers: LayerVerdict[] = detail.kind === 'trc.executor.call.v1'
-    ? [callLayer(detail), await executionLayer(detail, record, related, store), contractLayer(detail), modelLayer(detail)]
+    ? [callLayer(detail, repeats), await executionLayer(detail, record, related, store), contractLayer(detail), modelLayer(detail)]
     : (['call', 'execution', 'contract', 'model'] as const).map((layer) => ({ layer, verdict: 'not_checked' as const, findings: ['this record was not written by the executor'] }));
   const first = layers.find((l) => l.verdict === 'failed' || l.verdict === 'unresolved');
   return {
@@ -52,17 +59,37 @@ export async function diagnose(callId: string, store: Store): Promise<Diagnosis 
     failed_layer: first?.layer ?? null,
     layers,
     reconciliations: related.map((r) => ({ call_id: r.callId, status: r.status })),
+    repeats: repeats.map((r) => ({ call_id: r.callId, status: r.status })),
   };
 }
 
-function callLayer(d: Detail): LayerVerdict {
+async function repeatsOf(store: Store, callId: string): Promise<AuditRecord[]> {
+  const records = await Promise.all((await repeatedRecordIds(store, callId)).map((id) => store.getAudit(id)));
+  return records.filter((r): r is AuditRecord => r !== null);
+}
+
+/** The first later run of a held call that the policy let through: the hold was resolved by it. */
+function ranLater(repeats: readonly AuditRecord[]): AuditRecord | undefined {
+  return repeats.find((r) => {
+    const call = (r.detail as Partial<CallAuditDetail> | null)?.call;
+    return call?.authorization === 'allow' && r.status !== 'needs_input';
+  });
+}
+
+function callLayer(d: Detail, repeats: readonly AuditRecord[]): LayerVerdict {
   const c = d.call;
   if (c === undefined) return { layer: 'call', verdict: 'not_checked', findings: [] };
   const notes = d.notes?.call ?? [];
   if (!c.tool_known) return { layer: 'call', verdict: 'failed', findings: ['the model called a tool that is not registered', ...notes] };
   if (c.args_valid === false) return { layer: 'call', verdict: 'failed', findings: c.args_findings.map((f) => `argument ${f.pointer || '(root)'} ${f.message}`) };
   if (c.authorization === 'deny') return { layer: 'call', verdict: 'failed', findings: [`authorization denied: ${c.authorization_reason ?? ''}`] };
-  if (c.authorization === 'confirm') return { layer: 'call', verdict: 'failed', findings: [`held for human confirmation: ${c.authorization_reason ?? ''}`] };
+  if (c.authorization === 'confirm') {
+    const held = `held for human confirmation: ${c.authorization_reason ?? ''}`;
+    const later = ranLater(repeats);
+    // Like a lost write a later reconciliation confirmed: the hold was settled by the run after it.
+    if (later !== undefined) return { layer: 'call', verdict: 'ok', findings: [held, `then confirmed: the call ran again under the same call id, recorded as ${later.callId} (${later.status}); see trc diagnose ${later.callId}`] };
+    return { layer: 'call', verdict: 'failed', findings: [held] };
+  }
   return { layer: 'call', verdict: 'ok', findings: ['tool registered, arguments valid, authorized', ...notes] };
 }
 

@@ -8,6 +8,7 @@
 import { failed, needsInput, type CallInput, type Envelope, type ErrorInfo, type Warning } from '../contract/index.js';
 import { applyStatePatch, argsDigest, idempotencyKey, settlePatch } from '../effects/index.js';
 import { buildAuditEntry, newNotes, type AuditInput, reconciledCallRecord, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
+import { appendCallRecord } from './audit-append.js';
 import { auditPartsByReference, hasLargeParts } from './audit-parts.js';
 import { markMasked } from '../trust/index.js';
 import { lateAuditEntry } from './audit-sink.js';
@@ -173,14 +174,10 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     };
     let settled = false;
     try {
-      // One commit for the record and the settle where the sink can; else two steps.
-      const both = settle === undefined ? undefined : deps.audit.appendAndSettle?.(entry, deps.store, settle.key, settle.patch);
-      if (both === undefined) {
-        await deps.audit.append(entry, { durable });
-      } else {
-        await both;
-        settled = true;
-      }
+      // One commit for the record and the settle where the sink can; else two steps. A call id
+      // the store already holds (a confirmed re-run of a held call) goes under its next repeat.
+      const rebuild = (recordId: string) => buildAuditEntry({ ...auditInput, callId: recordId, notes: { ...notes, call: [...notes.call, `call id ${callInfo.call_id} was recorded before; this run is recorded as ${recordId}`] } });
+      settled = await appendCallRecord({ sink: deps.audit, store: deps.store, callId: callInfo.call_id, entry, rebuild, durable, settle });
       lap?.('audit-sink');
     } catch (cause) {
       // The call's result stands even when the audit store fails; say so in the envelope.

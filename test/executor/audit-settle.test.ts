@@ -3,22 +3,26 @@
  * ledger's store, two where it cannot, and the settle is never lost to a refused record.
  */
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/contract/index.js';
+import { sha256Hex, TrcError } from '../../src/contract/index.js';
 import { createExecutor, storeAuditSink } from '../../src/executor/index.js';
 import { createMemoryStore, type Store } from '../../src/store/index.js';
 import { writeTool } from './helpers/tools.js';
 
 const user = { id: 'user_1' };
 
-/** A memory store that counts the calls of the methods a write's end uses. */
-function countingStore() {
+/**
+ * A memory store that counts the calls of the methods a write's end uses; with `refuseRecords`
+ * its audit table fails (a full disk) while the ledger still answers.
+ */
+function countingStore(refuseRecords = false) {
   const base = createMemoryStore();
   const calls = { ledgerUpdate: 0, appendAudit: 0, appendAuditAndSettle: 0 };
+  const full = () => Promise.reject(new TrcError('STORE_BACKEND_ERROR', 'the audit table is full'));
   const store: Store = {
     ...base,
     ledgerUpdate: (key, patch) => { calls.ledgerUpdate++; return base.ledgerUpdate(key, patch); },
-    appendAudit: (record, encoded) => { calls.appendAudit++; return base.appendAudit(record, encoded); },
-    appendAuditAndSettle: (record, encoded, key, patch) => { calls.appendAuditAndSettle++; return base.appendAuditAndSettle?.(record, encoded, key, patch) ?? Promise.resolve(null); },
+    appendAudit: (record, encoded) => { calls.appendAudit++; return refuseRecords ? full() : base.appendAudit(record, encoded); },
+    appendAuditAndSettle: (record, encoded, key, patch) => { calls.appendAuditAndSettle++; return refuseRecords ? full() : base.appendAuditAndSettle?.(record, encoded, key, patch) ?? Promise.resolve(null); },
   };
   return { store, calls };
 }
@@ -50,12 +54,11 @@ describe('a write\'s record and its ledger settle', () => {
   });
 
   it('still settle the entry, and the envelope says so, when the record is refused', async () => {
-    const { store } = countingStore();
-    await store.appendAudit({ callId: 'w3', tool: 'other', principal: 'p', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:00.000Z', status: 'succeeded', argsDigest: 'sha256:aa', envelopeDigest: null, detail: {} });
+    const { store } = countingStore(true);
     const executor = createExecutor({ tools: [refund], store });
     const env = await executor.call({ call_id: 'w3', tool_name: 'refund_create', args: { id: 'o1' } }, user);
     expect(env.warnings.map((w) => (typeof w === 'string' ? w : w.code))).toContain('AUDIT_WRITE_FAILED');
     expect((await store.ledgerList())[0]).toMatchObject({ state: 'succeeded', callId: 'w3' });
-    expect((await store.getAudit('w3'))?.tool).toBe('other');
+    expect(await store.getAudit('w3')).toBeNull();
   });
 });

@@ -62,6 +62,7 @@ export const command: Command = {
           for (const f of l.findings) println(io.stdout, `  - ${f}`);
         }
         for (const r of d.reconciliations) println(io.stdout, `\nlater reconciliation ${r.call_id}: ${r.status}`);
+        for (const r of d.repeats) println(io.stdout, `\nlater run of the same call id ${r.call_id}: ${r.status}`);
         println(io.stdout, d.failed_layer === null ? '\nno layer failed' : `\nfailed layer: ${d.failed_layer}`);
       }
       return d.failed_layer === null ? 0 : 1;

@@ -1,0 +1,80 @@
+/**
+ * How the pipeline hands one call's audit record to its sink, and what happens when the store
+ * already holds a record under the call's id. A call id can come back legitimately: the default
+ * policy holds a high-risk call "until the principal confirms the call id", so the confirmed run
+ * repeats the held call's id; a framework that resumes a conversation re-runs a provider's tool
+ * call id. The store keeps one record per id, and refusing the second one lost the record of the
+ * run that actually happened (often the write the user just confirmed). The later run is stored
+ * under `<call_id>#repeat-<n>` instead, which `diagnose(call_id)` lists beside the first record.
+ */
+import { TrcError } from '../contract/index.js';
+import { STORE_ERROR_CODES } from '../store/errors.js';
+import type { LedgerPatch, Store } from '../store/types.js';
+import type { AuditEntry, AuditSink } from './audit-sink.js';
+
+/** The suffix of the record id a repeated call id is stored under: `<call_id>#repeat-<n>`. */
+export const REPEAT_SUFFIX = '#repeat-';
+
+/** How many repeats of one call id are looked for: past it, the record is refused as before. */
+export const MAX_REPEATS = 100;
+
+const isAuditExists = (e: unknown): boolean => e instanceof TrcError && e.code === STORE_ERROR_CODES.auditExists;
+
+/**
+ * The record ids of the later runs of `callId`, in order, as far as the store holds them.
+ * @example await repeatedRecordIds(store, 'call_7') // ['call_7#repeat-1']
+ */
+export async function repeatedRecordIds(store: Store, callId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let n = 1; n <= MAX_REPEATS; n++) {
+    const id = `${callId}${REPEAT_SUFFIX}${n}`;
+    if ((await store.getAudit(id)) === null) break;
+    ids.push(id);
+  }
+  return ids;
+}
+
+async function freeRepeatId(store: Store, callId: string): Promise<string | null> {
+  const taken = await repeatedRecordIds(store, callId);
+  return taken.length >= MAX_REPEATS ? null : `${callId}${REPEAT_SUFFIX}${taken.length + 1}`;
+}
+
+/** What {@link appendCallRecord} needs to store one record. */
+export interface CallRecordInput {
+  readonly sink: AuditSink;
+  readonly store: Store;
+  readonly callId: string;
+  readonly entry: AuditEntry;
+  /** The same record under another id (a repeat), with a note saying which id it repeats. */
+  readonly rebuild: (recordId: string) => AuditEntry;
+  readonly durable: boolean;
+  /** A write's ledger settle, done in the same commit where the sink can. */
+  readonly settle?: { readonly key: string; readonly patch: LedgerPatch } | undefined;
+}
+
+async function appendOnce(input: CallRecordInput, entry: AuditEntry): Promise<boolean> {
+  const { sink, store, settle, durable } = input;
+  const both = settle === undefined ? undefined : sink.appendAndSettle?.(entry, store, settle.key, settle.patch);
+  if (both === undefined) {
+    await sink.append(entry, { durable });
+    return false;
+  }
+  await both;
+  return true;
+}
+
+/**
+ * Store the record; a call id the store already holds is stored as its next repeat. Resolves
+ * to true when the ledger entry was settled with the record; rejects like the sink.
+ * @example const settled = await appendCallRecord({ sink, store, callId, entry, rebuild, durable: true, settle });
+ */
+export async function appendCallRecord(input: CallRecordInput): Promise<boolean> {
+  try {
+    return await appendOnce(input, input.entry);
+  } catch (error) {
+    if (!isAuditExists(error)) throw error;
+    const id = await freeRepeatId(input.store, input.callId);
+    if (id === null) throw error;
+    return appendOnce(input, input.rebuild(id));
+  }
+}
