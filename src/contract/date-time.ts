@@ -86,3 +86,18 @@ export function isDateTime(s: string): boolean {
 
 /** The formats the generated envelope validators call, by format name. */
 export const ENVELOPE_FORMATS: Readonly<Record<'date-time', (s: string) => boolean>> = { 'date-time': isDateTime };
+
+/**
+ * The instant an RFC 3339 date-time with its offset names, as ISO text in UTC; null for anything
+ * else. `Date.parse` alone is not a check: it reads `1` or `Dec 8 2026` as times, and a time
+ * without an offset in the machine's zone, so a filter or a staleness cut-off would depend on TZ.
+ * A leap second (23:59:60, which RFC 3339 allows) is the instant after 23:59:59.
+ * @example instantOf('2026-01-01T10:00:00+08:00') // '2026-01-01T02:00:00.000Z'
+ * @example instantOf('2026-01-01T10:00:00') // null
+ */
+export function instantOf(text: string): string | null {
+  if (!isDateTime(text)) return null;
+  const ms = Date.parse(text);
+  const at = Number.isNaN(ms) ? Date.parse(text.replace(/:60(?=[.Zz+-])/, ':59')) + 1000 : ms;
+  return Number.isNaN(at) ? null : new Date(at).toISOString();
+}

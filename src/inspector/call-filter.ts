@@ -3,6 +3,7 @@
  * takes the same names): the store narrows by tool and time, the rest is matched on the
  * summaries. Shared by the call list and the live tail, so both show the same calls.
  */
+import { instantOf } from '../contract/date-time.js';
 import type { AuditFilter } from '../store/index.js';
 import type { CallSummary } from './call-view.js';
 
@@ -33,8 +34,9 @@ const param = (q: URLSearchParams, name: string): string | null => {
 function time(q: URLSearchParams, name: 'since' | 'until'): string | null | QueryProblem {
   const v = param(q, name);
   if (v === null) return null;
-  const ms = Date.parse(v);
-  return Number.isNaN(ms) ? { code: 'BAD_QUERY', message: `${name} must be an RFC 3339 time`, pointer: `/${name}` } : new Date(ms).toISOString();
+  // Strict: Date.parse reads a time without an offset in the server's zone, and "1" as a year.
+  const at = instantOf(v);
+  return at === null ? { code: 'BAD_QUERY', message: `${name} must be an RFC 3339 time with its offset (2026-03-01T00:00:00Z)`, pointer: `/${name}` } : at;
 }
 
 /**

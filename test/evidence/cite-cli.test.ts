@@ -50,6 +50,18 @@ describe('trc cite', () => {
     expect(fresh.code).toBe(0);
   });
 
+  it('judges staleness only at an RFC 3339 --now with its offset, never at a time Date.parse guessed', async () => {
+    const args = ['cite', '--results', results, '--answer', answer('stale'), '--source-max-age', 'warehouse_a=5m', '--now'];
+    for (const now of ['1', '2026-09-01T03:00:00', 'Sep 1 2026']) {
+      const r = await runCli([...args, now]);
+      expect(r.code, now).toBe(2);
+      expect(r.stderr, now).toContain(`--now: "${now}" is not an RFC 3339 time with its offset`);
+    }
+    // A leap second is a time RFC 3339 allows (before the evidence was read: nothing is stale).
+    expect((await runCli([...args, '2016-12-31T23:59:60Z'])).code).toBe(0);
+    expect((await runCli([...args, '2026-09-01T11:00:00+08:00'])).code).toBe(1);
+  });
+
   it('reads the answer from stdin and can assume a zone for zone-less times', async () => {
     const input = '订单 ord_1001 于 2026-08-31 18:20 发货 [ev_001]。';
     expect((await runCli(['cite', '--results', results, '--answer', '-'], { input })).code).toBe(1);

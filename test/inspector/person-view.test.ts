@@ -114,6 +114,14 @@ describe('the inspector for a person', () => {
     expect((await fetch(`http://127.0.0.1:${inspector.port}/api/events`)).status).toBe(401);
   });
 
+  it('refuses a since or until that is not RFC 3339 with its offset, rather than reading it in the server\'s zone', async () => {
+    for (const [query, pointer] of [['since=2026-03-01T10:00:01', '/since'], ['until=2026-03-01T10:00:02', '/until'], ['since=1', '/since'], ['until=Mar%201%202026', '/until']] as const) {
+      expect((await api(`/api/calls?${query}`)).body['error'], query).toMatchObject({ code: 'BAD_QUERY', pointer });
+    }
+    // A leap second is a time RFC 3339 allows: the instant after 23:59:59.
+    expect(await ids('since=2016-12-31T23:59:60Z')).toEqual(['c-3', 'c-2', 'c-1']);
+  });
+
   it('streams a call made after the stream opened, with heartbeats, and only calls that pass its filters', async () => {
     const all = await openStream('/api/events');
     const bobOnly = await openStream('/api/events?principal=bob');

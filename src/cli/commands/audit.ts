@@ -1,7 +1,7 @@
 /**
  * `trc audit [--tool T] [--since WHEN] [--until WHEN] [--limit N | --last N] [--json] [--store PATH]`
  */
-import { isDateTime } from '../../contract/date-time.js';
+import { instantOf } from '../../contract/date-time.js';
 import type { AuditRecord } from '../../store/index.js';
 import { parseFlags } from '../flags.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
@@ -46,11 +46,8 @@ export function parseSince(text: string, now: Date = new Date(), flag = '--since
   // A date is its UTC midnight; a time needs its offset (without one it would be read in the
   // machine's zone, and a destructive cut-off would depend on TZ). Impossible dates are refused.
   const day = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text;
-  if (isDateTime(day)) {
-    // A leap second (23:59:60, which RFC 3339 allows) is the instant after 23:59:59.
-    const ms = Date.parse(day);
-    return new Date(Number.isNaN(ms) ? Date.parse(day.replace(/:60(?=[.Zz+-])/, ':59')) + 1000 : ms).toISOString();
-  }
+  const at = instantOf(day);
+  if (at !== null) return at;
   throw new UsageError(`${flag} needs an RFC 3339 time with its offset (2026-01-01T10:00:00Z), a date (2026-01-01, UTC) or a duration like 15m, got "${text}"`);
 }
 

@@ -5,6 +5,7 @@
 import { TextDecoder } from 'node:util';
 import { findInexactNumbers, keepExactDigits, parseJson, validateKeptDigits, type Envelope, type InexactNumber } from '../../contract/index.js';
 import { checkAnswer, zoneOffset, VERDICTS, type AnswerCheck, type FreshnessPolicy, type Verdict } from '../../evidence/index.js';
+import { instantOf } from '../../contract/date-time.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 import { parseFlags } from '../flags.js';
 import { InputError, MAX_JSON_BYTES, byteOrderMark, decodeJsonText, firstInvalidUtf8, formatBytes, openInput, readAllLimited } from '../input.js';
@@ -45,8 +46,9 @@ Options:
   --answer FILE               the answer text (UTF-8, or UTF-16 with a byte order mark; up
                               to ${formatBytes(MAX_ANSWER_BYTES)}); "-" reads stdin
   --json                      print the full report as one JSON object
-  --now TIME                  judge staleness at this RFC 3339 time (default: the clock,
-                              when a max age is given)
+  --now TIME                  judge staleness at this RFC 3339 time, offset included
+                              (2026-09-01T03:00:00Z; default: the clock, when a max age
+                              is given)
   --max-age DURATION          default maximum age of evidence, e.g. 90s, 15m, 2h, 7d
   --source-max-age SRC=DUR    maximum age for one source (evidence source name/id, provenance
                               source_id or source_type); repeatable
@@ -176,7 +178,10 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   if (values.results === undefined) throw new UsageError('--results FILE is required');
   if (values.answer === undefined) throw new UsageError('--answer FILE is required');
   if (values.results === '-' && values.answer === '-') throw new UsageError('only one of --results and --answer can read stdin');
-  if (values.now !== undefined && !Number.isFinite(Date.parse(values.now))) throw new UsageError(`--now: "${values.now}" is not an RFC 3339 time`);
+  // Strict RFC 3339 with its offset: Date.parse would take "1" or a zone-less time (read in the
+  // machine's zone), and judge staleness at a time nobody meant.
+  const now = values.now === undefined ? undefined : instantOf(values.now);
+  if (now === null) throw new UsageError(`--now: "${values.now ?? ''}" is not an RFC 3339 time with its offset, e.g. 2026-09-01T03:00:00Z`);
   const sources: Record<string, number> = {};
   for (const entry of values['source-max-age'] ?? []) {
     const eq = entry.lastIndexOf('=');
@@ -199,7 +204,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const options = {
     failOn,
     ...(values['assume-zone'] === undefined ? {} : { assumeZone: values['assume-zone'] }),
-    ...(freshness === undefined ? {} : { freshness, now: values.now ?? new Date().toISOString() }),
+    ...(freshness === undefined ? {} : { freshness, now: now ?? new Date().toISOString() }),
   };
   const report = checkAnswer(answer, parsed.envelopes, options);
   if (values.json) println(io.stdout, JSON.stringify({ results: parsed.envelopes.length, ...report }));
