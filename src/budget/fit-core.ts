@@ -30,6 +30,12 @@ export interface CoreInput {
   /** Raw bytes to store if trimmed; null when no store is given. */
   readonly spool: Spool | null;
   readonly root?: StreamedRoot;
+  /**
+   * Where `data` sits in what the spool stored, asked once it is stored: '/data' in a stored
+   * envelope, '' in a stored value; null when the stored bytes are not the data at all (a raw
+   * text that says something else), so no list in them can be addressed. Default: by `wrapped`.
+   */
+  readonly storedDataBase?: () => string | null;
 }
 
 /** Pointer (relative to data) of the main list: data itself, or its only array field. */
@@ -98,13 +104,17 @@ export async function fitCore(input: CoreInput, budget: ResolvedBudget, ctx: Fit
   let cursor: { value: string; expires_at: string } | null = null;
   const main = mainList(data);
   const mainTrim = main === null ? undefined : lists.find((l) => l.origin === main);
+  let storedBase = dataBase;
   if (input.spool !== null && ctx.store !== undefined) {
     const meta = await input.spool.commit();
     stored = await describeResource(ctx.store, meta, { principal, tool, expiresAt, now });
-    if (mainTrim !== undefined) {
+    // The cursor points into what was stored, which is not always the envelope.
+    const base = input.storedDataBase === undefined ? dataBase : input.storedDataBase();
+    if (base !== null) storedBase = base;
+    if (mainTrim !== undefined && base !== null) {
       const handle = await mintHandle(ctx.store, {
         kind: 'cursor', principal, tool, expiresAt, now,
-        target: { resourceId: meta.id, offset: mainTrim.prefix, pointer: dataBase + (main as string) },
+        target: { resourceId: meta.id, offset: mainTrim.prefix, pointer: base + (main as string) },
       });
       cursor = { value: handle.id, expires_at: expiresAt };
     }
@@ -120,7 +130,7 @@ export async function fitCore(input: CoreInput, budget: ResolvedBudget, ctx: Fit
 
   const out: Envelope = { ...env, data: outcome.value, summary, warnings };
   if (env.evidence !== undefined) {
-    out.evidence = repointEvidence(env.evidence, outcome.located, { resourceUri: stored?.ref.uri ?? null, dataBase });
+    out.evidence = repointEvidence(env.evidence, outcome.located, { resourceUri: stored?.ref.uri ?? null, dataBase: storedBase });
   }
   if (stored !== null) out.resources = [...(env.resources ?? []), stored.ref];
   // A rendered presentation of the untrimmed data would leak past the budget.

@@ -1,7 +1,7 @@
 /**
  * `fit(input, budget, ctx)`: fit a tool result to a size budget structurally (SPEC Z1–Z5).
  */
-import type { Envelope } from '../contract/index.js';
+import { digest, type Envelope } from '../contract/index.js';
 import { serializeDeep } from '../contract/canonical-deep.js';
 import { resolveBudget, type Budget } from './budget.js';
 import type { FitContext } from './context.js';
@@ -61,5 +61,22 @@ export async function fit(input: unknown, budget: Budget = {}, ctx: FitContext =
       return filtered === null && rawMime !== undefined ? rawMime : 'application/json';
     },
   });
-  return fitCore({ env, wrapped, spool }, resolved, coreCtx);
+  // Where data sits in what is stored: the caller's raw bytes hold it only when they are that
+  // very value (an MCP result's JSON text block beside its structured content); a cursor minted
+  // with the envelope's '/data' pointer into them named no list, and `page` refused it.
+  const storedDataBase = (): string | null => {
+    if ((filtered as Envelope | null) !== null || ctx.raw === undefined) return wrapped ? '' : '/data';
+    return rawHoldsData(ctx.raw, env.data) ? '' : null;
+  };
+  return fitCore({ env, wrapped, spool, storedDataBase }, resolved, coreCtx);
+}
+
+/** True when `raw` is JSON text of exactly `data` (compared by canonical digest). */
+function rawHoldsData(raw: Uint8Array | string, data: unknown): boolean {
+  try {
+    const text = typeof raw === 'string' ? raw : new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    return digest(JSON.parse(text) as unknown) === digest(data);
+  } catch {
+    return false;
+  }
 }

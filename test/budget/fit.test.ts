@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fit, counterFrom, measureVisible, o200kCounter } from '../../src/budget/index.js';
+import { fit, counterFrom, measureVisible, o200kCounter, page } from '../../src/budget/index.js';
 import { isTrcError, validate, type Envelope } from '../../src/contract/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { Store } from '../../src/store/types.js';
@@ -154,5 +154,17 @@ describe('fit', () => {
     expect(out.completeness?.trimmed?.[0]).toMatchObject({ kind: 'depth' });
     expect((await readStored(store, out.resources?.[0]?.uri ?? '', 'alice', NOW())).toString('utf8') === text).toBe(true);
   });
-});
 
+  it('points a cursor into stored raw bytes only where they hold the data, so every cursor pages', async () => {
+    const rows = { rows: Array.from({ length: 50 }, (_, id) => ({ id })) };
+    // Raw bytes that are the value itself (an MCP result's JSON text): the list is at /rows in them.
+    const same = await fit(rows, { maxItems: 10 }, { store, principal: 'alice', now: NOW, raw: JSON.stringify(rows), rawMimeType: 'application/json' });
+    const p = await page(same.completeness?.next?.value as string, 'alice', { store, now: NOW, pageSize: 5 });
+    expect(p.data).toEqual([10, 11, 12, 13, 14].map((id) => ({ id })));
+    // Raw bytes that say something else hold no list to page: no cursor rather than a dead one.
+    const other = await fit(rows, { maxItems: 10 }, { store, principal: 'alice', now: NOW, raw: 'a text beside the rows', rawMimeType: 'text/plain' });
+    expect(other.completeness?.state).toBe('truncated');
+    expect(other.completeness?.next ?? null).toBeNull();
+    expect(other.resources?.length).toBe(1);
+  });
+});
