@@ -6,6 +6,7 @@ import { validate, type Envelope } from '../contract/index.js';
 import type { AuditRecord, Store } from '../store/types.js';
 import type { CallAuditDetail } from './audit.js';
 import { repeatedRecordIds } from './audit-append.js';
+import { shapeProblems } from './diagnose-shape.js';
 
 /** The four layers of SPEC D1. */
 export type Layer = 'call' | 'execution' | 'contract' | 'model';
@@ -32,6 +33,12 @@ export interface Diagnosis {
    * user confirmed and the caller repeated, a tool call id a framework ran again.
    */
   readonly repeats: readonly { readonly call_id: string; readonly status: string }[];
+  /**
+   * Fields of the record that are not in the shape this version writes (another version's
+   * record, or an edited one), as findings naming their JSON Pointers: their layers are
+   * `not_checked`. Empty for a record this version wrote.
+   */
+  readonly record_problems: readonly string[];
 }
 
 type Detail = Partial<CallAuditDetail> & { envelope?: Envelope };
@@ -48,8 +55,20 @@ export async function diagnose(callId: string, store: Store): Promise<Diagnosis 
   const detail = (typeof record.detail === 'object' && record.detail !== null ? record.detail : {}) as Detail;
   const related = (await store.listAudit({ tool: record.tool })).filter((r) => r.callId.startsWith(`${callId}#reconcile-`)).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
   const repeats = await repeatsOf(store, callId);
+  // A layer whose fields are not in the shape this version writes is not judged (see diagnose-shape.ts).
+  const recordProblems: string[] = [];
+  const readable = (layer: Layer, judge: () => LayerVerdict | Promise<LayerVerdict>): LayerVerdict | Promise<LayerVerdict> => {
+    const problems = shapeProblems(layer, detail as Record<string, unknown>);
+    recordProblems.push(...problems.filter((p) => !recordProblems.includes(p)));
+    return problems.length === 0 ? judge() : { layer, verdict: 'not_checked', findings: problems };
+  };
   const layers: LayerVerdict[] = detail.kind === 'trc.executor.call.v1'
-    ? [callLayer(detail, repeats), await executionLayer(detail, record, related, store), contractLayer(detail), modelLayer(detail)]
+    ? [
+        await readable('call', () => callLayer(detail, repeats)),
+        await readable('execution', () => executionLayer(detail, record, related, store)),
+        await readable('contract', () => contractLayer(detail)),
+        await readable('model', () => modelLayer(detail)),
+      ]
     : (['call', 'execution', 'contract', 'model'] as const).map((layer) => ({ layer, verdict: 'not_checked' as const, findings: ['this record was not written by the executor'] }));
   const first = layers.find((l) => l.verdict === 'failed' || l.verdict === 'unresolved');
   return {
@@ -60,6 +79,7 @@ export async function diagnose(callId: string, store: Store): Promise<Diagnosis 
     layers,
     reconciliations: related.map((r) => ({ call_id: r.callId, status: r.status })),
     repeats: repeats.map((r) => ({ call_id: r.callId, status: r.status })),
+    record_problems: recordProblems,
   };
 }
 

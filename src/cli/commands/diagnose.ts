@@ -30,7 +30,8 @@ Options:
   --json         print the diagnosis as JSON
 
 Exit codes: 0 no layer failed, 1 a layer failed or is unresolved, 2 unknown call id,
-usage or I/O error.
+usage or I/O error, or a record not in the shape this version writes (its layers are
+"not checked", naming the JSON Pointer of each field that is not; stderr says so).
 
 Example:
   trc diagnose call_7 --store ./.trc/trc.sqlite`;
@@ -64,6 +65,11 @@ export const command: Command = {
         for (const r of d.reconciliations) println(io.stdout, `\nlater reconciliation ${r.call_id}: ${r.status}`);
         for (const r of d.repeats) println(io.stdout, `\nlater run of the same call id ${r.call_id}: ${r.status}`);
         println(io.stdout, d.failed_layer === null ? '\nno layer failed' : `\nfailed layer: ${d.failed_layer}`);
+      }
+      // A record this version cannot read in part is no clean bill of health: say so, exit 2.
+      if (d.record_problems.length > 0) {
+        println(io.stderr, `trc diagnose: the record of call "${callId}" is not in the shape this version writes (${d.record_problems.join('; ')}); those layers were not checked`);
+        return d.failed_layer === null ? 2 : 1;
       }
       return d.failed_layer === null ? 0 : 1;
     } finally {
