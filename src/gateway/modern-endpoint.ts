@@ -23,7 +23,7 @@ import type { GatewayOptions } from './session-state.js';
 import { inputRounds, roundTarget, type InputRounds, type Started } from './input-rounds.js';
 import { listenedUris, listenSubscriptions, publish, whenBodyEnds, type ListenSubscriptions } from './listen-subscriptions.js';
 import { modernTasks, TASK_PARAMS, TASKS_EXTENSION, type ModernTasks } from './modern-tasks.js';
-import { listenedTaskIds, missingTasksCapability, withTaskStatus } from './task-listen.js';
+import { listenedTaskIds, missingTasksCapability, taskIdsRefusal, withTaskStatus } from './task-listen.js';
 import type { RequestId } from './related-requests.js';
 import { withHeaderRunId } from './run-identity.js';
 
@@ -240,7 +240,7 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
 
   return {
     async fetch(request, parsedBody, principal) {
-      const refused = badParamsResponse(parsedBody, RELAYED);
+      const refused = badParamsResponse(parsedBody, RELAYED) ?? taskIdsRefusal(parsedBody);
       if (refused !== null) return refused;
       const listener = principal ?? fallback;
       // The principal's inner session first: when it cannot start (an upstream did not), the

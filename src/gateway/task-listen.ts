@@ -13,6 +13,7 @@ import { declaresTasksIn, TASKS_EXTENSION } from './modern-tasks.js';
 
 /** JSON-RPC code of a request that needs a capability the client did not declare. */
 const MISSING_CAPABILITY = -32021;
+const INVALID_PARAMS = -32602;
 /** Task ids one listen stream may follow. */
 const MAX_TASK_IDS = 256;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -31,6 +32,24 @@ export function listenedTaskIds(body: unknown): string[] | null {
   const ids = b.params?.notifications?.taskIds;
   if (!Array.isArray(ids)) return null;
   return [...new Set(ids.filter((id): id is string => typeof id === 'string'))].slice(0, MAX_TASK_IDS);
+}
+
+/**
+ * The answer to a `subscriptions/listen` whose `notifications.taskIds` is there but not a list of
+ * task ids (strings): −32602 with the pointer of the member at fault; null otherwise. The v2
+ * package does not know the member, and such a listen was acknowledged as following nothing.
+ * @example taskIdsRefusal({ id: 1, method: 'subscriptions/listen', params: { notifications: { taskIds: 'x' } } }) // −32602 at /params/notifications/taskIds
+ */
+export function taskIdsRefusal(body: unknown): Response | null {
+  const b = body as (ListenBody & { id?: unknown }) | null;
+  if (b?.method !== 'subscriptions/listen') return null;
+  const ids = b.params?.notifications?.taskIds;
+  if (ids === undefined) return null;
+  const at = Array.isArray(ids) ? ids.findIndex((id) => typeof id !== 'string') : -2;
+  if (at === -1) return null;
+  const pointer = `/params/notifications/taskIds${at >= 0 ? `/${at}` : ''}`;
+  const error = { code: INVALID_PARAMS, message: `subscriptions/listen ${pointer}: ${at >= 0 ? 'a task id is a string' : 'taskIds is a list of task ids'}`, data: { pointer } };
+  return Response.json({ jsonrpc: '2.0', id: b.id ?? null, error });
 }
 
 /**

@@ -179,6 +179,16 @@ describe('the tasks extension for 2026-07-28 clients', () => {
     expect(stream.events[0]?.error?.data).toEqual({ requiredCapabilities: { extensions: { [EXT]: {} } } });
   }, 60_000);
 
+  it('refuses a listen whose taskIds is not a list of task ids, at its pointer (-32602), instead of following nothing', async () => {
+    const gw = await gateway();
+    const caps = { extensions: { [EXT]: {} } };
+    for (const [taskIds, pointer] of [['x', '/params/notifications/taskIds'], [['ok', 5], '/params/notifications/taskIds/1']] as const) {
+      const stream = await listen(gw.url, caps, { taskIds });
+      expect(stream.events[0]?.error).toMatchObject({ code: -32602, data: { pointer } });
+      await stream.close();
+    }
+  }, 60_000);
+
   it('answers an ordinary result for a tool its upstream does not run as a task', async () => {
     const gw = await gateway();
     const rpc = rawClient(gw.url, {});
