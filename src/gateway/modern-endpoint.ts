@@ -293,11 +293,14 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
       return (await open(principal ?? fallback)).session;
     },
     async close() {
-      rounds.close();
-      await handler.close();
       const all = [...inners.values()];
       inners.clear();
+      // The inner sessions first: each answers its calls in flight (cancelled envelopes, a
+      // write's with its key) through the rounds and the handler's responses, still open; closed
+      // first, they cut those calls off (HTTP 499 with no body, or a bare -32001).
       await Promise.all(all.map(closeInner));
+      rounds.close();
+      await handler.close();
     },
   };
 }
@@ -305,8 +308,8 @@ export function modernEndpoint(options: GatewayOptions, limits: { readonly maxPr
 async function closeInner(inner: Promise<Inner>): Promise<void> {
   const ready = await inner.catch(() => null);
   ready?.tasks.close();
-  await ready?.client.close().catch(() => undefined);
   await ready?.session.close();
+  await ready?.client.close().catch(() => undefined);
 }
 
 /**
