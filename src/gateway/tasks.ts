@@ -74,12 +74,12 @@ export function taskHandlers(state: SessionState): Record<'tasks/get' | 'tasks/l
   return {
     'tasks/get': (params, extra) => forwardRequest(owner(params).upstream, 'tasks/get', params, extra),
     'tasks/cancel': (params, extra) => forwardRequest(owner(params).upstream, 'tasks/cancel', params, extra),
-    'tasks/list': async (params, extra) => {
-      // Every upstream's own list, kept to the tasks of this session.
+    'tasks/list': async (_params, extra) => {
+      // Every upstream's own list, all of its pages, kept to the tasks of this session: one page
+      // (the upstreams' cursors are not ours to hand on, and a page kept to this session's tasks
+      // may be empty). Forwarding only the first page lost every task beyond it.
       const mine = tasks(state);
-      const lists = await Promise.all(
-        [...new Set([...mine.values()].map((t) => t.upstream))].map((u) => forwardRequest(u, 'tasks/list', params, extra).then((r) => (r['tasks'] as { taskId: string }[] | undefined) ?? [])),
-      );
+      const lists = await Promise.all([...new Set([...mine.values()].map((t) => t.upstream))].map((u) => everyTask(u, extra)));
       return { tasks: lists.flat().filter((t) => mine.has(t.taskId)) };
     },
     'tasks/result': async (params, extra): Promise<CallToolResult> => {
@@ -90,4 +90,20 @@ export function taskHandlers(state: SessionState): Record<'tasks/get' | 'tasks/l
       return { ...result, _meta: { ...(result._meta ?? {}), 'io.modelcontextprotocol/related-task': { taskId } } };
     },
   };
+}
+
+/** Pages of an upstream's `tasks/list` followed at most (a cursor that never ends stops here). */
+const MAX_TASK_PAGES = 100;
+
+/** Every task `upstream` lists, page after page. */
+async function everyTask(upstream: UpstreamConnection, extra: ForwardExtra): Promise<{ taskId: string }[]> {
+  const out: { taskId: string }[] = [];
+  let cursor: unknown;
+  for (let page = 0; page < MAX_TASK_PAGES; page++) {
+    const listed = await forwardRequest(upstream, 'tasks/list', cursor === undefined ? {} : { cursor }, extra);
+    out.push(...((listed['tasks'] as { taskId: string }[] | undefined) ?? []));
+    cursor = listed['nextCursor'];
+    if (typeof cursor !== 'string') break;
+  }
+  return out;
 }

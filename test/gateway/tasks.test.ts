@@ -65,4 +65,17 @@ describe('task-augmented calls through the gateway', () => {
     const plain = await client.request({ method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' } } }, CallToolResultSchema);
     expect((plain._meta as Record<string, unknown> | undefined)?.[ENVELOPE_META_KEY]).toMatchObject({ status: 'succeeded' });
   }, 60_000);
+
+  it("lists every task of the session, beyond the upstream's first page", async () => {
+    const client = await connect(config);
+    // server-everything lists tasks 10 to a page.
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const created = await client.request({ method: 'tools/call', params: { name: 'simulate-research-query', arguments: { topic: `topic ${i}` }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+      ids.push(created.task.taskId);
+    }
+    const listed = await client.request({ method: 'tasks/list', params: {} }, ListTasksResultSchema);
+    expect(listed.tasks.map((t) => t.taskId).sort()).toEqual([...ids].sort());
+    expect(listed.nextCursor).toBeUndefined();
+  }, 90_000);
 });
