@@ -7,6 +7,7 @@ import type { AuditRecord, Store } from '../store/types.js';
 import type { CallAuditDetail } from './audit.js';
 import { repeatedRecordIds } from './audit-append.js';
 import { shapeProblems } from './diagnose-shape.js';
+import { UNREADABLE_RECORD_KIND } from '../store/audit-row.js';
 
 /** The four layers of SPEC D1. */
 export type Layer = 'call' | 'execution' | 'contract' | 'model';
@@ -62,7 +63,13 @@ export async function diagnose(callId: string, store: Store): Promise<Diagnosis 
     recordProblems.push(...problems.filter((p) => !recordProblems.includes(p)));
     return problems.length === 0 ? judge() : { layer, verdict: 'not_checked', findings: problems };
   };
-  const layers: LayerVerdict[] = detail.kind === 'trc.executor.call.v1'
+  // A row the store could not read (not JSON, not a record) stands in for the call: say so.
+  const stub = detail as { kind?: unknown; pointer?: unknown; reason?: unknown };
+  const unreadable = stub.kind === UNREADABLE_RECORD_KIND ? `the stored row's ${String(stub.pointer)} ${String(stub.reason)}` : null;
+  if (unreadable !== null) recordProblems.push(unreadable);
+  const layers: LayerVerdict[] = unreadable !== null
+    ? (['call', 'execution', 'contract', 'model'] as const).map((layer) => ({ layer, verdict: 'not_checked' as const, findings: [unreadable] }))
+    : detail.kind === 'trc.executor.call.v1'
     ? [
         await readable('call', () => callLayer(detail, repeats)),
         await readable('execution', () => executionLayer(detail, record, related, store)),

@@ -1,6 +1,7 @@
-import type { AuditFilter, AuditRecord, HandleRecord, LedgerPatch, LedgerState, StateEntry, Store } from '../types.js';
+import type { AuditFilter, HandleRecord, LedgerPatch, LedgerState, StateEntry, Store } from '../types.js';
 import { randomId } from '../../contract/random-id.js';
 import { asStoreError, guardStore } from '../backend-guard.js';
+import { decodeAuditRow, type AuditRow } from '../audit-row.js';
 import { createChunkedWriter } from '../chunked-writer.js';
 import { STORE_ERROR_CODES, storeError } from '../errors.js';
 import { decodeJson, encodeAuditRecord, encodeJson } from '../json-column.js';
@@ -311,8 +312,8 @@ function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: n
     },
 
     async getAudit(callId) {
-      const rows = await query<{ record: string }>(`SELECT record FROM ${s}.audit WHERE call_id = $1`, [callId]);
-      return rows[0] === undefined ? null : (decodeJson(rows[0].record) as AuditRecord);
+      const rows = await query<AuditRow>(`SELECT call_id, tool, started_at, record FROM ${s}.audit WHERE call_id = $1`, [callId]);
+      return rows[0] === undefined ? null : decodeAuditRow(rows[0]);
     },
 
     async pruneAudit(before, limit) {
@@ -338,14 +339,14 @@ function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: n
         where.push(`started_ms < $${params.length}`);
       }
       const dir = filter.newest === true ? ' DESC' : '';
-      let sql = `SELECT record FROM ${s}.audit${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}
+      let sql = `SELECT call_id, tool, started_at, record FROM ${s}.audit${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}
         ORDER BY started_ms${dir}, started_at COLLATE "C"${dir}, call_id COLLATE "C"${dir}`;
       if (limit !== undefined) {
         params.push(limit);
         sql += ` LIMIT $${params.length}`;
       }
-      const rows = await query<{ record: string }>(sql, params);
-      return rows.map((r) => decodeJson(r.record) as AuditRecord);
+      const rows = await query<AuditRow>(sql, params);
+      return rows.map(decodeAuditRow);
     },
 
     getState,

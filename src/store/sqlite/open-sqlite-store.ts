@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { AuditFilter, AuditRecord, HandleRecord, LedgerLease, LedgerPatch, LedgerState, Store } from '../types.js';
+import type { AuditFilter, HandleRecord, LedgerLease, LedgerPatch, LedgerState, Store } from '../types.js';
 import { randomId } from '../../contract/random-id.js';
 import { asStoreError, guardStore } from '../backend-guard.js';
+import { decodeAuditRow, type AuditRow } from '../audit-row.js';
 import { createChunkedWriter } from '../chunked-writer.js';
 import { chunkStart, startByte } from '../chunk-start.js';
 import { STORE_ERROR_CODES, storeError } from '../errors.js';
@@ -142,7 +143,7 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
     listLedger: db.prepare('SELECT * FROM ledger ORDER BY created_at, key'),
     listLedgerByState: db.prepare('SELECT * FROM ledger WHERE state = ? ORDER BY created_at, key'),
     insertAudit: db.prepare('INSERT INTO audit (call_id, tool, started_ms, started_at, record) VALUES (?, ?, ?, ?, ?) ON CONFLICT (call_id) DO NOTHING'),
-    getAudit: db.prepare('SELECT record FROM audit WHERE call_id = ?').pluck(),
+    getAudit: db.prepare('SELECT call_id, tool, started_at, record FROM audit WHERE call_id = ?'),
     getState: db.prepare('SELECT * FROM state WHERE key = ?'),
     insertState: db.prepare(`INSERT INTO state (key, version, value, source, updated_at) VALUES (?, 1, ?, ?, ?)
       ON CONFLICT (key) DO NOTHING RETURNING *`),
@@ -321,8 +322,8 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
 
     async getAudit(callId) {
       open();
-      const text = q.getAudit.get(callId) as string | undefined;
-      return text === undefined ? null : (decodeJson(text) as AuditRecord);
+      const row = q.getAudit.get(callId) as AuditRow | undefined;
+      return row === undefined ? null : decodeAuditRow(row);
     },
 
     async pruneAudit(before, limit) {
@@ -352,13 +353,13 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
         params.push(timestampMs(filter.until, '/until'));
       }
       const dir = filter.newest === true ? ' DESC' : '';
-      let sql = `SELECT record FROM audit${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY started_ms${dir}, started_at${dir}, call_id${dir}`;
+      let sql = `SELECT call_id, tool, started_at, record FROM audit${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY started_ms${dir}, started_at${dir}, call_id${dir}`;
       if (limit !== undefined) {
         sql += ' LIMIT ?';
         params.push(limit);
       }
-      const texts = db.prepare(sql).pluck().all(...params) as string[];
-      return texts.map((t) => decodeJson(t) as AuditRecord);
+      const rows = db.prepare(sql).all(...params) as AuditRow[];
+      return rows.map(decodeAuditRow);
     },
 
     async getState(key) {
