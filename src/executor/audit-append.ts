@@ -9,7 +9,7 @@
  */
 import { TrcError } from '../contract/index.js';
 import { STORE_ERROR_CODES } from '../store/errors.js';
-import type { LedgerPatch, Store } from '../store/types.js';
+import type { AuditRecord, LedgerPatch, Store } from '../store/types.js';
 import type { AuditEntry, AuditSink } from './audit-sink.js';
 
 /** The suffix of the record id a repeated call id is stored under: `<call_id>#repeat-<n>`. */
@@ -18,7 +18,13 @@ export const REPEAT_SUFFIX = '#repeat-';
 /** How many repeats of one call id are looked for: past it, the record is refused as before. */
 export const MAX_REPEATS = 100;
 
-const isAuditExists = (e: unknown): boolean => e instanceof TrcError && e.code === STORE_ERROR_CODES.auditExists;
+/** True for the store's refusal of a call id it already holds. */
+export const isAuditExists = (e: unknown): boolean => e instanceof TrcError && e.code === STORE_ERROR_CODES.auditExists;
+
+/** The call-layer note of a record stored under a repeat id. */
+export function repeatNote(callId: string, recordId: string): string {
+  return `call id ${callId} was recorded before; this run is recorded as ${recordId}`;
+}
 
 /**
  * The record ids of the later runs of `callId`, in order, as far as the store holds them.
@@ -77,4 +83,20 @@ export async function appendCallRecord(input: CallRecordInput): Promise<boolean>
     if (id === null) throw error;
     return appendOnce(input, input.rebuild(id));
   }
+}
+
+/**
+ * Store `record`, whose call id the store already holds, as that id's next repeat, with the
+ * note in its call layer: for a sink that learns of the clash after the call answered (a
+ * write-behind batch skips such records). Resolves to the id used, or null when none is free.
+ * @example await appendRepeat(store, record) // 'call_7#repeat-1'
+ */
+export async function appendRepeat(store: Store, record: AuditRecord): Promise<string | null> {
+  const id = await freeRepeatId(store, record.callId);
+  if (id === null) return null;
+  const detail = record.detail as { notes?: { call?: unknown } } | null;
+  const notes = detail?.notes;
+  const noted = notes !== undefined && Array.isArray(notes.call) ? { ...detail, notes: { ...notes, call: [...(notes.call as unknown[]), repeatNote(record.callId, id)] } } : record.detail;
+  await store.appendAudit({ ...record, callId: id, detail: noted });
+  return id;
 }

@@ -12,6 +12,7 @@
  */
 import type { AuditEncoding, AuditRecord, LedgerEntry, LedgerPatch, Store } from '../store/types.js';
 import { TrcError } from '../contract/index.js';
+import { appendRepeat, isAuditExists } from './audit-append.js';
 
 /**
  * One record and, when the caller can serialize it cheaply, its detail as JSON text (made on
@@ -242,11 +243,33 @@ async function drain(store: Store, q: Queue): Promise<void> {
     }
   }
   if (records.length === 0) return;
+  let skipped: readonly string[];
   try {
-    await store.appendAuditBatch(records, encodings);
+    skipped = await store.appendAuditBatch(records, encodings);
     q.backoffMs = 0;
   } catch (error) {
     refused(store, q, built, error);
+    return;
+  }
+  await storeRepeats(store, q, records, skipped);
+}
+
+/**
+ * The records a batch skipped because their call id was already recorded (or repeated in the
+ * batch) are later runs of that id, not copies: each goes under its next repeat id
+ * (`<call_id>#repeat-<n>`), as the pipeline stores a durable one. They were dropped in silence.
+ */
+async function storeRepeats(store: Store, q: Queue, records: readonly AuditRecord[], skipped: readonly string[]): Promise<void> {
+  for (const id of new Set(skipped)) {
+    // The batch stored the first of an id that was new; the later ones were skipped.
+    const times = skipped.filter((s) => s === id).length;
+    for (const record of records.filter((r) => r.callId === id).slice(-times)) {
+      try {
+        if ((await appendRepeat(store, record)) === null) throw new TrcError('AUDIT_REPEATS_EXHAUSTED', `call id ${id} has no free repeat id left`);
+      } catch (error) {
+        q.onTrouble?.(error, { records: 1, givenUp: 1, retryInMs: null });
+      }
+    }
   }
 }
 
@@ -285,6 +308,9 @@ function refused(store: Store, q: Queue, entries: readonly AuditEntry[], error: 
  * store refused once, so an outage shorter than the retries loses nothing. The rejection says so.
  */
 function retryDurable(store: Store, entry: AuditEntry, error: unknown): never {
+  // A call id already recorded is no outage: trying again cannot help, and the pipeline stores
+  // the record as the id's next repeat when it sees this refusal.
+  if (isAuditExists(error)) throw error;
   const q = queueOf(store);
   q.tries.set(entry, 1);
   enqueueEntry(store, entry);

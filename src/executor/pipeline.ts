@@ -8,7 +8,7 @@
 import { failed, needsInput, type CallInput, type Envelope, type ErrorInfo, type Warning } from '../contract/index.js';
 import { applyStatePatch, argsDigest, idempotencyKey, settlePatch } from '../effects/index.js';
 import { buildAuditEntry, newNotes, type AuditInput, reconciledCallRecord, shortFindings, type CallAuditDetail, type EffectPosition, type LayerNotes } from './audit.js';
-import { appendCallRecord } from './audit-append.js';
+import { appendCallRecord, repeatNote } from './audit-append.js';
 import { auditPartsByReference, hasLargeParts } from './audit-parts.js';
 import { markMasked } from '../trust/index.js';
 import { lateAuditEntry } from './audit-sink.js';
@@ -176,7 +176,7 @@ export async function runPipeline(deps: PipelineDeps, rules: ToolRules | null, i
     try {
       // One commit for the record and the settle where the sink can; else two steps. A call id
       // the store already holds (a confirmed re-run of a held call) goes under its next repeat.
-      const rebuild = (recordId: string) => buildAuditEntry({ ...auditInput, callId: recordId, notes: { ...notes, call: [...notes.call, `call id ${callInfo.call_id} was recorded before; this run is recorded as ${recordId}`] } });
+      const rebuild = (recordId: string) => buildAuditEntry({ ...auditInput, callId: recordId, notes: { ...notes, call: [...notes.call, repeatNote(callInfo.call_id, recordId)] } });
       settled = await appendCallRecord({ sink: deps.audit, store: deps.store, callId: callInfo.call_id, entry, rebuild, durable, settle });
       lap?.('audit-sink');
     } catch (cause) {

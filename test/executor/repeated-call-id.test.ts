@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createExecutor, defineTool, diagnose } from '../../src/executor/index.js';
+import { createExecutor, defineTool, diagnose, flushAudit, writeBehindAuditSink } from '../../src/executor/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { runCli } from '../helpers/cli.js';
 import { readTool } from './helpers/tools.js';
@@ -66,6 +66,27 @@ describe('a call id recorded before', () => {
     expect(d?.repeats.map((r) => r.call_id)).toEqual(['toolu_1#repeat-1', 'toolu_1#repeat-2']);
     const args = await Promise.all(['toolu_1', 'toolu_1#repeat-1', 'toolu_1#repeat-2'].map(async (id) => ((await store.getAudit(id))?.detail as { call: { args: unknown } }).call.args));
     expect(args).toEqual([{ id: 'o1' }, { id: 'o2' }, { id: 'o3' }]);
+    await store.close();
+  });
+
+  it('keeps every run of a call id through a write-behind sink too: a confirmed write and batched reads', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'trc-repeat-')), 'trc.sqlite');
+    const store = await openSqliteStore({ path });
+    const executor = createExecutor({ tools: [transfer, readTool((a) => ({ data: { id: a.id } }))], store, audit: writeBehindAuditSink(store) });
+    await executor.call({ call_id: 'w1', tool_name: 'wire_transfer', args: { amount: 5 } }, { id: 'u' });
+    const ran = await executor.call({ call_id: 'w1', tool_name: 'wire_transfer', args: { amount: 5 } }, { id: 'u', confirmed: ['w1'] });
+    expect(ran.warnings.map((w) => (typeof w === 'string' ? w : w.code))).not.toContain('AUDIT_WRITE_FAILED');
+    // Three reads under one id in one batch window, and one more in a later batch.
+    await Promise.all(['o1', 'o2', 'o3'].map((id) => executor.call({ call_id: 'r1', tool_name: 'order_get', args: { id } }, { id: 'u' })));
+    await flushAudit(store);
+    await executor.call({ call_id: 'r1', tool_name: 'order_get', args: { id: 'o4' } }, { id: 'u' });
+    await flushAudit(store);
+    expect((await diagnose('w1', store))?.repeats).toEqual([{ call_id: 'w1#repeat-1', status: 'succeeded' }]);
+    const reads = await diagnose('r1', store);
+    expect(reads?.repeats.map((r) => r.call_id)).toEqual(['r1#repeat-1', 'r1#repeat-2', 'r1#repeat-3']);
+    const args = await Promise.all(['r1', 'r1#repeat-1', 'r1#repeat-2', 'r1#repeat-3'].map(async (id) => ((await store.getAudit(id))?.detail as { call: { args: { id: string } } }).call.args.id));
+    expect(args.sort()).toEqual(['o1', 'o2', 'o3', 'o4']);
+    expect(JSON.stringify((await store.getAudit('r1#repeat-3'))?.detail)).toContain('call id r1 was recorded before; this run is recorded as r1#repeat-3');
     await store.close();
   });
 });
