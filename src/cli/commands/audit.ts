@@ -6,6 +6,7 @@ import type { AuditRecord } from '../../store/index.js';
 import { parseFlags } from '../flags.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 import { openExistingStore, storePath } from '../store.js';
+import { printable } from '../terminal-text.js';
 
 const HELP = `Usage: trc audit [--tool T] [--since WHEN] [--until WHEN] [--limit N | --last N] [--json] [--store PATH]
 
@@ -89,7 +90,8 @@ function line(r: AuditRecord): string {
   const d = (r.detail ?? {}) as { error_code?: string | null; warnings?: unknown[]; duration_ms?: number };
   const ms = Date.parse(r.finishedAt) - Date.parse(r.startedAt);
   const note = d.error_code ? d.error_code : Array.isArray(d.warnings) && d.warnings.length > 0 ? `${d.warnings.length} warning(s)` : '';
-  return [r.startedAt, r.status.padEnd(11), r.tool, r.principal, `${Number.isFinite(ms) ? ms : '?'}ms`, note, r.callId].filter((x) => x !== '').join('  ');
+  // Every field may hold what a caller chose (a model's tool name): printed inert.
+  return [r.startedAt, r.status.padEnd(11), r.tool, r.principal, `${Number.isFinite(ms) ? ms : '?'}ms`, note, r.callId].filter((x) => x !== '').map(printable).join('  ');
 }
 
 /** The `trc audit` command. */

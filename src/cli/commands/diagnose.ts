@@ -6,6 +6,7 @@ import { type Command, UsageError, println } from '../io.js';
 import { parseFlags } from '../flags.js';
 import { openExistingStore, storePath } from '../store.js';
 import { describeStoreLocation } from '../../gateway/open-store.js';
+import { printable } from '../terminal-text.js';
 
 const HELP = `trc diagnose — which layer of a tool call went wrong
 
@@ -51,24 +52,26 @@ export const command: Command = {
     try {
       const d = await diagnose(callId, store);
       if (d === null) {
-        println(io.stderr, `trc diagnose: no audit record for call "${callId}" in ${describeStoreLocation(path)}`);
+        println(io.stderr, `trc diagnose: no audit record for call "${printable(callId)}" in ${describeStoreLocation(path)}`);
         return 2;
       }
       if (parsed.values.json === true) {
         println(io.stdout, JSON.stringify(d, null, 2));
       } else {
-        println(io.stdout, `call ${d.call_id}  tool ${d.tool}  status ${d.status}`);
+        // What the record says was chosen by callers (a model's tool name, an upstream's words
+        // in a note): printed inert, never as terminal controls.
+        println(io.stdout, printable(`call ${d.call_id}  tool ${d.tool}  status ${d.status}`));
         for (const l of d.layers) {
           println(io.stdout, `\n${l.layer.padEnd(9)}  ${MARK[l.verdict] ?? l.verdict}`);
-          for (const f of l.findings) println(io.stdout, `  - ${f}`);
+          for (const f of l.findings) println(io.stdout, `  - ${printable(f)}`);
         }
-        for (const r of d.reconciliations) println(io.stdout, `\nlater reconciliation ${r.call_id}: ${r.status}`);
-        for (const r of d.repeats) println(io.stdout, `\nlater run of the same call id ${r.call_id}: ${r.status}`);
+        for (const r of d.reconciliations) println(io.stdout, `\nlater reconciliation ${printable(r.call_id)}: ${printable(r.status)}`);
+        for (const r of d.repeats) println(io.stdout, `\nlater run of the same call id ${printable(r.call_id)}: ${printable(r.status)}`);
         println(io.stdout, d.failed_layer === null ? '\nno layer failed' : `\nfailed layer: ${d.failed_layer}`);
       }
       // A record this version cannot read in part is no clean bill of health: say so, exit 2.
       if (d.record_problems.length > 0) {
-        println(io.stderr, `trc diagnose: the record of call "${callId}" is not in the shape this version writes (${d.record_problems.join('; ')}); those layers were not checked`);
+        println(io.stderr, `trc diagnose: the record of call "${printable(callId)}" is not in the shape this version writes (${printable(d.record_problems.join('; '))}); those layers were not checked`);
         return d.failed_layer === null ? 2 : 1;
       }
       return d.failed_layer === null ? 0 : 1;

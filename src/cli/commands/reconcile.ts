@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { createExecutor, type AnyTool, type ReconcileReport } from '../../executor/index.js';
 import type { LedgerEntry } from '../../store/types.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
+import { printable } from '../terminal-text.js';
 import { parseFlags } from '../flags.js';
 import { describeFileError } from '../input.js';
 import { openExistingStore, storePath } from '../store.js';
@@ -66,7 +67,7 @@ function printEntries(io: CliIO, entries: readonly LedgerEntry[]): void {
     println(io.stdout, 'nothing pending');
     return;
   }
-  for (const e of entries) println(io.stdout, `${e.state.padEnd(9)}  ${e.tool}  key ${e.key}  call ${e.callId}  attempts ${e.attempts}  since ${e.updatedAt}`);
+  for (const e of entries) println(io.stdout, printable(`${e.state.padEnd(9)}  ${e.tool}  key ${e.key}  call ${e.callId}  attempts ${e.attempts}  since ${e.updatedAt}`));
 }
 
 function printReports(io: CliIO, reports: readonly ReconcileReport[]): void {
@@ -76,7 +77,7 @@ function printReports(io: CliIO, reports: readonly ReconcileReport[]): void {
   }
   for (const r of reports) {
     const found = r.external_id === null ? '' : `  external_id ${r.external_id}`;
-    println(io.stdout, `${r.before} → ${r.after}  ${r.result}  ${r.tool}  key ${r.key}  call ${r.callId}${found}`);
+    println(io.stdout, printable(`${r.before} → ${r.after}  ${r.result}  ${r.tool}  key ${r.key}  call ${r.callId}${found}`));
   }
   const left = reports.filter((r) => r.after !== 'succeeded').length;
   println(io.stdout, `${reports.length - left} confirmed, ${left} still need reconciliation`);
