@@ -62,6 +62,14 @@ describe('trc cite', () => {
     expect((await runCli([...args, '2026-09-01T11:00:00+08:00'])).code).toBe(1);
   });
 
+  it('prints a claim the model wrote with escape sequences as text, not as terminal controls', async () => {
+    const input = 'Order ord_1001 shipped \u001b[2J\u001b]0;pwned\u0007 at 2026-08-31 18:20 (UTC+8) [ev_001].';
+    const r = await runCli(['cite', '--results', results, '--answer', '-'], { input });
+    expect(r.stdout).not.toContain('\u001b');
+    expect(r.stdout).not.toContain('\u0007');
+    expect(r.stdout).toContain('\\u{1b}[2J\\u{1b}]0;pwned\\u{7}');
+  });
+
   it('reads the answer from stdin and can assume a zone for zone-less times', async () => {
     const input = '订单 ord_1001 于 2026-08-31 18:20 发货 [ev_001]。';
     expect((await runCli(['cite', '--results', results, '--answer', '-'], { input })).code).toBe(1);

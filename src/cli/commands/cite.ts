@@ -8,6 +8,7 @@ import { checkAnswer, zoneOffset, VERDICTS, type AnswerCheck, type FreshnessPoli
 import { instantOf } from '../../contract/date-time.js';
 import { type CliIO, type Command, UsageError, println } from '../io.js';
 import { parseFlags } from '../flags.js';
+import { printable } from '../terminal-text.js';
 import { InputError, MAX_JSON_BYTES, byteOrderMark, decodeJsonText, firstInvalidUtf8, formatBytes, openInput, readAllLimited } from '../input.js';
 
 /** The most an answer may hold: 16 MiB of text. */
@@ -151,8 +152,9 @@ function printHuman(io: CliIO, report: AnswerCheck, failing: ReadonlySet<Verdict
   const width = Math.max(...VERDICTS.map((v) => v.length));
   for (const c of report.claims) {
     const mark = failing.has(c.verdict) ? '✗' : '✓';
-    println(io.stdout, `${mark} ${c.verdict.padEnd(width)}  #${c.index + 1}  ${c.text.replace(/\s+/g, ' ')}`);
-    for (const r of c.reasons) println(io.stdout, `${' '.repeat(width + 4)}${r}`);
+    // The answer is a model's text (and reasons quote it): printed inert on the terminal.
+    println(io.stdout, `${mark} ${c.verdict.padEnd(width)}  #${c.index + 1}  ${printable(c.text.replace(/\s+/g, ' '))}`);
+    for (const r of c.reasons) println(io.stdout, `${' '.repeat(width + 4)}${printable(r)}`);
   }
   const parts = VERDICTS.filter((v) => report.counts[v] > 0).map((v) => `${report.counts[v]} ${v}`);
   const remarks = report.remarks.length === 0 ? '' : ` · ${report.remarks.length} remark(s) without values not checked`;
