@@ -110,6 +110,12 @@ function callLayer(d: Detail, repeats: readonly AuditRecord[]): LayerVerdict {
   if (!c.tool_known) return { layer: 'call', verdict: 'failed', findings: ['the model called a tool that is not registered', ...notes] };
   if (c.args_valid === false) return { layer: 'call', verdict: 'failed', findings: c.args_findings.map((f) => `argument ${f.pointer || '(root)'} ${f.message}`) };
   if (c.authorization === 'deny') return { layer: 'call', verdict: 'failed', findings: [`authorization denied: ${c.authorization_reason ?? ''}`] };
+  // Refused before the policy was asked (an edge's refusal: a token without the tool's scope, a
+  // pin or run the store could not give): the call did not pass this layer, whatever else held.
+  const refusal = d.execution?.outcome === 'not_run' && c.authorization === 'not_reached' ? d.execution.classification : null;
+  if (refusal !== null && refusal !== undefined) {
+    return { layer: 'call', verdict: 'failed', findings: [`refused before it ran: ${refusal.category}/${refusal.code}`, ...notes] };
+  }
   if (c.authorization === 'confirm') {
     const held = `held for human confirmation: ${c.authorization_reason ?? ''}`;
     const later = ranLater(repeats);
