@@ -275,9 +275,12 @@ function rpcError(res: ServerResponse, status: number, message: string, code = -
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/** The JSON-RPC error code of a refusal's body (the SDK's own server error code). */
+const REFUSAL_RPC_CODE = -32000;
+
 function refusal(res: ServerResponse, refused: Refusal): void {
   for (const [name, value] of Object.entries(refused.headers)) res.setHeader(name, value);
-  rpcError(res, refused.status, refused.message);
+  rpcError(res, refused.status, refused.message, REFUSAL_RPC_CODE);
 }
 
 /** The protected resource metadata (RFC 9728), readable by anyone: it is how a client finds the authorization server. */
@@ -308,6 +311,8 @@ async function scopeRefusal(door: ResourceServer | null, identity: Identity, bod
     await session.recordRefused(
       { name: m.params.name, arguments: args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {} },
       { category: 'authorization', code: 'INSUFFICIENT_SCOPE', message: denied.message, retryable: false, action: 'request_authorization', kind: 'execution' },
+      // What `refusal` below answers: recorded, so the inspector shows what the client got.
+      { http_status: denied.status, jsonrpc_code: REFUSAL_RPC_CODE },
     );
     return denied;
   }

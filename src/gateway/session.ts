@@ -39,7 +39,7 @@ import { track, type GatewayOptions, type SessionState } from './session-state.j
 import { dispatchDirectly } from './stdio-transports.js';
 import { connectAll, refreshToolRoutes, reviveUpstreams, vetListed } from './session-upstreams.js';
 import { CALL_SCOPED_NOTIFICATIONS, relatedRequestOf, type RequestId } from './related-requests.js';
-import { callTool, recordRefusedCall, toolRulesOf } from './tool-call.js';
+import { callTool, recordRefusedCall, toolRulesOf, type DoorAnswer } from './tool-call.js';
 import { recordRead } from './content-taint.js';
 import { refuseBadParams } from './call-params-check.js';
 import { startTask, taskHandlers, TASKS_CAPABILITY } from './tasks.js';
@@ -53,7 +53,7 @@ export interface GatewaySession {
   /** The rules a call of the exposed tool `name` would run with (null: no such tool), e.g. for the HTTP door's scope check. */
   toolRules(name: string): Promise<ToolRules | null>;
   /** Record a call refused before it reached the session (the HTTP door's scope check): audited, never run. */
-  recordRefused(params: { name: string; arguments?: Record<string, unknown> | undefined }, error: ErrorInfo): Promise<void>;
+  recordRefused(params: { name: string; arguments?: Record<string, unknown> | undefined }, error: ErrorInfo, answered: DoorAnswer): Promise<void>;
   readonly sessionId: string;
   readonly server: Server;
   /** Resolves when the client side closed and every upstream of the session was shut down. */
@@ -319,7 +319,7 @@ export async function startSession(options: GatewayOptions, transport: Transport
     sessionId,
     server,
     toolRules: (name) => toolRulesOf(state, name),
-    recordRefused: (params, error) => recordRefusedCall(state, params, error),
+    recordRefused: (params, error, answered) => recordRefusedCall(state, params, error, answered),
     done,
     startFailed,
     async clientGone() {

@@ -159,20 +159,27 @@ const NOT_INVOKED: Invoker = {
   attempt: () => Promise.reject(new Error('a refused call is never invoked')),
 };
 
+/** What the HTTP door answered a refused call with: no MCP result, an HTTP error with a JSON-RPC error body. */
+export interface DoorAnswer {
+  readonly http_status: number;
+  readonly jsonrpc_code: number;
+}
+
 /**
  * Run a `tools/call` the HTTP door refused (a token without the tool's scope) through the
  * pipeline as refused: nothing reaches the upstream, and the call gets its audit record like any
  * other, under the caller's principal. An unknown tool is not recorded: the session answers it.
- * @example await recordRefusedCall(state, { name: 'pay__charge', arguments: args }, insufficientScope);
+ * `answered` is recorded in the edge block, so the inspector shows what the client got.
+ * @example await recordRefusedCall(state, { name: 'pay__charge', arguments: args }, insufficientScope, { http_status: 403, jsonrpc_code: -32000 });
  */
-export async function recordRefusedCall(state: SessionState, params: { name: string; arguments?: Record<string, unknown> | undefined }, error: ErrorInfo): Promise<void> {
+export async function recordRefusedCall(state: SessionState, params: { name: string; arguments?: Record<string, unknown> | undefined }, error: ErrorInfo, answered: DoorAnswer): Promise<void> {
   const route = await resolveTool(state, params.name);
   if (route === null) return;
   const rules = compiledRules(state, route, params.name);
   const executor = gatewayExecutor(state.options);
   await executor.run(rules, NOT_INVOKED, { call_id: newCallId(), tool_name: params.name, args: params.arguments ?? {} }, { id: state.principal }, {
     refused: error,
-    edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, upstream: route.upstream.config.name, upstream_tool: route.name, effect_source: rules.effectSource, refused_at: 'http_door' },
+    edge: { kind: 'gateway', transport: state.transport, session: state.sessionId, upstream: route.upstream.config.name, upstream_tool: route.name, effect_source: rules.effectSource, refused_at: 'http_door', answered },
   });
 }
 

@@ -50,13 +50,19 @@ export type ModelSeen =
   | { readonly wire: 'text'; readonly text: string }
   /** Gateway calls: the `CallToolResult` the MCP client received (without the `_meta` copy of the envelope). */
   | { readonly wire: 'mcp'; readonly blocks: readonly unknown[]; readonly structured: unknown; readonly is_error: boolean }
-  /** Gateway calls an upstream answered with a protocol error: relayed as that JSON-RPC error. */
-  | { readonly wire: 'jsonrpc-error'; readonly code: number; readonly message: string };
+  /**
+   * Gateway calls an upstream answered with a protocol error: relayed as that JSON-RPC error;
+   * or calls the HTTP door refused (a token without the tool's scope): an HTTP error
+   * (`http_status`) whose body is this JSON-RPC error, no tool result at all.
+   */
+  | { readonly wire: 'jsonrpc-error'; readonly code: number; readonly message: string; readonly http_status?: number };
 
 /** The edge block of a record, as far as rendering goes. */
 export interface EdgeHint {
   readonly kind?: unknown;
   readonly structured?: unknown;
+  /** What the gateway answered instead of a result (a refusal at the HTTP door). */
+  readonly answered?: unknown;
 }
 
 /**
@@ -72,6 +78,12 @@ export function modelSeen(env: Envelope, edge: EdgeHint | undefined): ModelSeen 
       return { wire: 'text', text: token === null ? text : hideTokens(text, [token]) };
     }
     const error = env.error;
+    // Refused at the HTTP door: the client got an HTTP error with a JSON-RPC error body, never
+    // a CallToolResult (rendering one showed a result nobody received).
+    const door = edge.answered as { http_status?: unknown; jsonrpc_code?: unknown } | null | undefined;
+    if (typeof door?.http_status === 'number' && typeof door.jsonrpc_code === 'number' && error !== undefined && error !== null) {
+      return { wire: 'jsonrpc-error', code: door.jsonrpc_code, message: error.message, http_status: door.http_status };
+    }
     // The gateway relays an upstream's protocol error on a read as a JSON-RPC error (SPEC X1).
     if (env.side_effect.operation === 'read' && env.status === 'failed' && error?.kind === 'protocol' && typeof error.jsonrpc_code === 'number') {
       return { wire: 'jsonrpc-error', code: error.jsonrpc_code, message: error.message };

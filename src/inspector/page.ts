@@ -155,7 +155,7 @@ function section(d, title, id) { const s = el('section', { id }); s.append(el('h
 function showSeen(d, seen, edge) {
   const s = section(d, 'What the model saw' + (edge ? ' (' + edge + ')' : ''), 'model-seen');
   if (seen.wire === 'text') { s.append(el('pre', { text: seen.text })); return; }
-  if (seen.wire === 'jsonrpc-error') { s.append(el('div', { text: 'JSON-RPC error ' + seen.code + ': ' + seen.message, cls: 'flag' })); return; }
+  if (seen.wire === 'jsonrpc-error') { s.append(el('div', { text: (seen.http_status ? 'HTTP ' + seen.http_status + ', ' : '') + 'JSON-RPC error ' + seen.code + ': ' + seen.message, cls: 'flag' })); return; }
   if (seen.is_error) s.append(el('div', { text: 'isError: true', cls: 'flag' }));
   seen.blocks.forEach((b, i) => {
     const label = 'content[' + i + '] ' + (b && b.type ? b.type : '?');
