@@ -26,18 +26,31 @@ export function repeatNote(callId: string, recordId: string): string {
   return `call id ${callId} was recorded before; this run is recorded as ${recordId}`;
 }
 
+/** The suffix of a reconciliation's record id: `<call_id>#reconcile-<n>` (recover.ts). */
+export const RECONCILE_SUFFIX = '#reconcile-';
+
+/**
+ * The records `<callId><suffix>1`, `…2`, … in order, up to the first number the store does not
+ * hold (or `max`). Each is looked up by its id: listing every record of the tool to find them
+ * held the whole log of a busy tool in memory (60,000 records: 0.5 GB) for one diagnosis.
+ * @example await numberedRecords(store, 'call_7', RECONCILE_SUFFIX, 10_000)
+ */
+export async function numberedRecords(store: Store, callId: string, suffix: string, max: number): Promise<AuditRecord[]> {
+  const out: AuditRecord[] = [];
+  for (let n = 1; n <= max; n++) {
+    const record = await store.getAudit(`${callId}${suffix}${n}`);
+    if (record === null) break;
+    out.push(record);
+  }
+  return out;
+}
+
 /**
  * The record ids of the later runs of `callId`, in order, as far as the store holds them.
  * @example await repeatedRecordIds(store, 'call_7') // ['call_7#repeat-1']
  */
 export async function repeatedRecordIds(store: Store, callId: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (let n = 1; n <= MAX_REPEATS; n++) {
-    const id = `${callId}${REPEAT_SUFFIX}${n}`;
-    if ((await store.getAudit(id)) === null) break;
-    ids.push(id);
-  }
-  return ids;
+  return (await numberedRecords(store, callId, REPEAT_SUFFIX, MAX_REPEATS)).map((r) => r.callId);
 }
 
 async function freeRepeatId(store: Store, callId: string): Promise<string | null> {

@@ -5,7 +5,7 @@
 import { validate, type Envelope } from '../contract/index.js';
 import type { AuditRecord, Store } from '../store/types.js';
 import type { CallAuditDetail } from './audit.js';
-import { repeatedRecordIds } from './audit-append.js';
+import { MAX_REPEATS, numberedRecords, RECONCILE_SUFFIX, REPEAT_SUFFIX } from './audit-append.js';
 import { shapeProblems } from './diagnose-shape.js';
 import { UNREADABLE_RECORD_KIND } from '../store/audit-row.js';
 
@@ -54,7 +54,7 @@ export async function diagnose(callId: string, store: Store): Promise<Diagnosis 
   const record = await store.getAudit(callId);
   if (record === null) return null;
   const detail = (typeof record.detail === 'object' && record.detail !== null ? record.detail : {}) as Detail;
-  const related = (await store.listAudit({ tool: record.tool })).filter((r) => r.callId.startsWith(`${callId}#reconcile-`)).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  const related = (await numberedRecords(store, callId, RECONCILE_SUFFIX, MAX_RECONCILIATIONS)).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
   const repeats = await repeatsOf(store, callId);
   // A layer whose fields are not in the shape this version writes is not judged (see diagnose-shape.ts).
   const recordProblems: string[] = [];
@@ -90,10 +90,10 @@ export async function diagnose(callId: string, store: Store): Promise<Diagnosis 
   };
 }
 
-async function repeatsOf(store: Store, callId: string): Promise<AuditRecord[]> {
-  const records = await Promise.all((await repeatedRecordIds(store, callId)).map((id) => store.getAudit(id)));
-  return records.filter((r): r is AuditRecord => r !== null);
-}
+/** Reconciliations of one call looked up at most (one per `trc reconcile` run on a stuck key). */
+const MAX_RECONCILIATIONS = 10_000;
+
+const repeatsOf = (store: Store, callId: string): Promise<AuditRecord[]> => numberedRecords(store, callId, REPEAT_SUFFIX, MAX_REPEATS);
 
 /** The first later run of a held call that the policy let through: the hold was resolved by it. */
 function ranLater(repeats: readonly AuditRecord[]): AuditRecord | undefined {

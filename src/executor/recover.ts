@@ -8,6 +8,7 @@ import { digest, type Envelope } from '../contract/index.js';
 import { confirmedEnvelope, settleWrite, unknownEnvelope } from '../effects/index.js';
 import type { LedgerEntry, LedgerState, Store } from '../store/types.js';
 import { ledgerAuditRecord, newNotes, reconciledCallRecord } from './audit.js';
+import { numberedRecords, RECONCILE_SUFFIX } from './audit-append.js';
 import type { ToolDefinition } from './define-tool.js';
 import type { Invoker } from './invoker.js';
 import { lookupKey, reconcileContext } from './write-path.js';
@@ -95,12 +96,13 @@ async function reconcileClaimed(input: RecoverInput, entry: LedgerEntry, tool: T
   const after: LedgerState = result === 'confirmed_present' ? 'succeeded' : 'unknown';
   notes.execution.push(`recovery of ${entry.key} (was ${entry.state}): lookup ${lookup.state} → ${after}`);
   await settleWrite(input.store, entry.key, { state: after, envelope, attempts: Math.max(1, entry.attempts), now: iso(input.now()), release: true });
-  const n = (await input.store.listAudit({ tool: entry.tool })).filter((r) => r.callId.startsWith(`${entry.callId}#reconcile-`)).length;
+  // Counted by id, not by listing every record of the tool (a busy tool's whole log in memory).
+  const n = (await numberedRecords(input.store, entry.callId, RECONCILE_SUFFIX, Number.MAX_SAFE_INTEGER)).length;
   await input.store.appendAudit(
     ledgerAuditRecord({
       entry,
       envelope,
-      callId: `${entry.callId}#reconcile-${n + 1}`,
+      callId: `${entry.callId}${RECONCILE_SUFFIX}${n + 1}`,
       startedAt,
       finishedAt: iso(input.now()),
       ledgerState: after,
