@@ -2,7 +2,7 @@
  * The audit record of one call (D1): what each of the four layers saw, so `diagnose` can walk
  * them later from the store alone.
  */
-import { sha256Hex, type Envelope, type Finding } from '../contract/index.js';
+import { formatPointer, sha256Hex, type Envelope, type Finding } from '../contract/index.js';
 import { maskValue } from '../trust/index.js';
 import type { AuditRecord, LedgerEntry } from '../store/types.js';
 
@@ -39,6 +39,8 @@ export interface CallAuditDetail {
     readonly args?: unknown;
     /** The first {@link ARGS_RECORD_LIMIT} characters of the masked arguments' JSON, when they were longer. */
     readonly args_preview?: { readonly chars: number; readonly text: string };
+    /** JSON Pointers of the argument values masked as secrets before they were recorded (absent: none). */
+    readonly args_masked?: readonly string[];
     /** The run (`executor.startRun()`, a gateway session's run) the call belonged to. */
     readonly run?: string;
   };
@@ -93,17 +95,20 @@ export interface AuditInput {
 export const ARGS_RECORD_LIMIT = 16_384;
 
 /** The arguments as recorded: masked, and cut to a preview when large (a file's content, a batch). */
-function recordedArgs(args: unknown): Pick<CallAuditDetail['call'], 'args' | 'args_preview'> {
+function recordedArgs(args: unknown): Pick<CallAuditDetail['call'], 'args' | 'args_preview' | 'args_masked'> {
   let masked: unknown;
   let json: string | undefined;
+  // Where secrets were masked, so the diagnosis can say the record holds none of them.
+  const where: string[] = [];
   try {
-    masked = maskValue(args);
+    masked = maskValue(args, (path) => where.push(formatPointer(path)));
     json = JSON.stringify(masked);
   } catch {
     return { args: null };
   }
   if (json === undefined) return { args: null };
-  return json.length <= ARGS_RECORD_LIMIT ? { args: masked } : { args_preview: { chars: json.length, text: json.slice(0, ARGS_RECORD_LIMIT) } };
+  const noted = where.length === 0 ? {} : { args_masked: where };
+  return json.length <= ARGS_RECORD_LIMIT ? { args: masked, ...noted } : { args_preview: { chars: json.length, text: json.slice(0, ARGS_RECORD_LIMIT) }, ...noted };
 }
 
 /** Hazards for the model's reading, derived from the envelope (D1 layer 4). */

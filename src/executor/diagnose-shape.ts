@@ -40,6 +40,7 @@ function checksOf(layer: Layer, d: Obj): Check[] {
         { pointer: '/detail/call', ok: isObject(c), expected: 'an object' },
         { pointer: '/detail/call/args_findings', ok: !isObject(c) || c['args_valid'] !== false || listOf(c['args_findings'], withStrings('pointer', 'message')), expected: 'a list of { pointer, message }' },
         { pointer: '/detail/call/authorization_reason', ok: !isObject(c) || optional(c['authorization_reason'], isString), expected: 'a text' },
+        { pointer: '/detail/call/args_masked', ok: !isObject(c) || optional(c['args_masked'], (v) => listOf(v, isString)), expected: 'a list of texts' },
         noteList,
       ];
     case 'execution':

@@ -106,10 +106,12 @@ function ranLater(repeats: readonly AuditRecord[]): AuditRecord | undefined {
 function callLayer(d: Detail, repeats: readonly AuditRecord[]): LayerVerdict {
   const c = d.call;
   if (c === undefined) return { layer: 'call', verdict: 'not_checked', findings: [] };
-  const notes = d.notes?.call ?? [];
+  // A secret in the arguments was masked before the record was made: say where, whatever the verdict.
+  const masked = Array.isArray(c.args_masked) && c.args_masked.length > 0 ? [`secrets masked in the recorded arguments at ${c.args_masked.join(', ')} (the store never held them)`] : [];
+  const notes = [...(d.notes?.call ?? []), ...masked];
   if (!c.tool_known) return { layer: 'call', verdict: 'failed', findings: ['the model called a tool that is not registered', ...notes] };
-  if (c.args_valid === false) return { layer: 'call', verdict: 'failed', findings: c.args_findings.map((f) => `argument ${f.pointer || '(root)'} ${f.message}`) };
-  if (c.authorization === 'deny') return { layer: 'call', verdict: 'failed', findings: [`authorization denied: ${c.authorization_reason ?? ''}`] };
+  if (c.args_valid === false) return { layer: 'call', verdict: 'failed', findings: [...c.args_findings.map((f) => `argument ${f.pointer || '(root)'} ${f.message}`), ...masked] };
+  if (c.authorization === 'deny') return { layer: 'call', verdict: 'failed', findings: [`authorization denied: ${c.authorization_reason ?? ''}`, ...masked] };
   // Refused before the policy was asked (an edge's refusal: a token without the tool's scope, a
   // pin or run the store could not give): the call did not pass this layer, whatever else held.
   const refusal = d.execution?.outcome === 'not_run' && c.authorization === 'not_reached' ? d.execution.classification : null;
@@ -120,8 +122,8 @@ function callLayer(d: Detail, repeats: readonly AuditRecord[]): LayerVerdict {
     const held = `held for human confirmation: ${c.authorization_reason ?? ''}`;
     const later = ranLater(repeats);
     // Like a lost write a later reconciliation confirmed: the hold was settled by the run after it.
-    if (later !== undefined) return { layer: 'call', verdict: 'ok', findings: [held, `then confirmed: the call ran again under the same call id, recorded as ${later.callId} (${later.status}); see trc diagnose ${later.callId}`] };
-    return { layer: 'call', verdict: 'failed', findings: [held] };
+    if (later !== undefined) return { layer: 'call', verdict: 'ok', findings: [held, `then confirmed: the call ran again under the same call id, recorded as ${later.callId} (${later.status}); see trc diagnose ${later.callId}`, ...masked] };
+    return { layer: 'call', verdict: 'failed', findings: [held, ...masked] };
   }
   return { layer: 'call', verdict: 'ok', findings: ['tool registered, arguments valid, authorized', ...notes] };
 }
