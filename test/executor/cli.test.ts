@@ -60,6 +60,17 @@ describe('trc reconcile', () => {
     expect(r.stderr).toContain('--tools MODULE');
   });
 
+  it('refuses a tools module whose entries only look like tools, naming each by pointer, before touching the ledger', async () => {
+    const fake = join(dir, 'fake-tools.mjs');
+    writeFileSync(fake, 'export const tools = [{ name: "refund_create", reconcile: async () => ({ state: "found", external_id: "x" }) }];\n');
+    const r = await runCli(['reconcile', '--tools', fake, '--store', storePath]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')[0]).toBe(`trc reconcile: --tools: ${fake}: /tools/0 ("refund_create") is not a defineTool() result: it has no compiled rules; export the results of defineTool()`);
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /u);
+    // Nothing was settled: the entries are still pending.
+    expect((await runCli(['reconcile', '--list', '--store', storePath])).stdout).toContain('k_found');
+  });
+
   it('settles found keys, leaves absent ones unknown, and never re-sends a write', async () => {
     const r = await runCli(['reconcile', '--tools', toolsModule, '--store', storePath, '--json']);
     expect(r.stderr).toBe('');

@@ -56,10 +56,25 @@ async function loadTools(spec: string, io: CliIO): Promise<AnyTool[]> {
     throw new UsageError(`--tools: cannot load ${path}: ${(cause as Error).message}`);
   }
   const tools = mod['tools'];
-  if (!Array.isArray(tools) || tools.some((t) => typeof t !== 'object' || t === null || typeof (t as { name?: unknown }).name !== 'string')) {
-    throw new UsageError(`--tools: ${spec} must export \`tools\`, an array of defineTool() results`);
-  }
+  if (!Array.isArray(tools)) throw new UsageError(`--tools: ${spec} must export \`tools\`, an array of defineTool() results`);
+  // Checked here, each by its pointer: an object that only looked like a tool (a name, no
+  // compiled rules) reached the lookup and ended the run as an internal error with a stack trace.
+  tools.forEach((t: unknown, i) => {
+    const problem = notADefinedTool(t);
+    if (problem !== null) throw new UsageError(`--tools: ${spec}: /tools/${i} ${problem}; export the results of defineTool()`);
+  });
   return tools as AnyTool[];
+}
+
+/** Why `t` is not what defineTool() returns (as far as reconciling reads it), or null. */
+function notADefinedTool(t: unknown): string | null {
+  if (typeof t !== 'object' || t === null) return 'is not an object';
+  const tool = t as { name?: unknown; rules?: unknown; reconcile?: unknown; run?: unknown };
+  if (typeof tool.name !== 'string') return 'has no name';
+  const rules = tool.rules as { name?: unknown; timeoutMs?: unknown } | null | undefined;
+  if (typeof rules !== 'object' || rules === null || rules.name !== tool.name || typeof rules.timeoutMs !== 'number') return `("${tool.name}") is not a defineTool() result: it has no compiled rules`;
+  if (tool.reconcile !== undefined && typeof tool.reconcile !== 'function') return `("${tool.name}") has a reconcile that is not a function`;
+  return null;
 }
 
 function printEntries(io: CliIO, entries: readonly LedgerEntry[]): void {
