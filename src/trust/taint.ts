@@ -24,6 +24,7 @@ import { morseTexts } from './morse-code.js';
 import { shortPieces } from './split-values.js';
 import { TAINT_MIN_CHARS, taintForm, taintForms, taintViews, unescapedTexts } from './taint-normalize.js';
 import { taintKindOf, type TaintKind } from './taint-kind.js';
+import { textAroundPlaceholders } from './own-placeholders.js';
 import { trustedReadings, untaggedTexts } from './taint-readings.js';
 
 export type { TaintKind } from './taint-kind.js';
@@ -133,10 +134,17 @@ export class TaintIndex {
     const origin: Origin = { content_id: content.content_id, source: taintSourceLabel(content.source), ...(content.call_id === undefined ? {} : { call_id: content.call_id }) };
     const own = new PendingOrigin(origin);
     const encoded = (encoding: TaintEncoding) => new PendingOrigin({ ...origin, encoding });
-    const texts = [...unescapedTexts(content.text), ...untaggedTexts(content.text)];
+    let any = false;
+    // Our own placeholders (a masked secret, a hidden value) are not the source's words.
+    for (const part of textAroundPlaceholders(content.text)) any = this.addText(part, own, encoded) || any;
+    if (any) this.addShortPieces(content.text, own);
+  }
+
+  /** Index one stretch of a content's text from `own` (and its encodings); whether it had any form. */
+  private addText(text: string, own: PendingOrigin, encoded: (encoding: TaintEncoding) => PendingOrigin): boolean {
+    const texts = [...unescapedTexts(text), ...untaggedTexts(text)];
     const any = this.addPieces(texts, own);
     this.addShortNames(texts, own);
-    if (any) this.addShortPieces(content.text, own);
     // Decoded runs are pieces of their own, so a finding can say the value was encoded there.
     for (const run of decodedRunsByKind(texts)) {
       const decoded = unescapedTexts(run.text);
@@ -145,10 +153,11 @@ export class TaintIndex {
     }
     // Values read out in words ("G B eight two, …"), given as character codes, in leetspeak or
     // in Morse code are pieces of their own too.
-    for (const value of spokenValues(content.text)) this.addPieces([value], encoded('words'));
-    for (const value of charCodeTexts(content.text)) this.addPieces(unescapedTexts(value), encoded('char_codes'));
-    for (const value of leetWords(content.text)) this.addPieces([value], encoded('leet'));
-    for (const value of morseTexts(content.text)) this.addPieces([value], encoded('morse'));
+    for (const value of spokenValues(text)) this.addPieces([value], encoded('words'));
+    for (const value of charCodeTexts(text)) this.addPieces(unescapedTexts(value), encoded('char_codes'));
+    for (const value of leetWords(text)) this.addPieces([value], encoded('leet'));
+    for (const value of morseTexts(text)) this.addPieces([value], encoded('morse'));
+    return any;
   }
 
   /** The number of `pending`'s origin, recording it on first use. */
