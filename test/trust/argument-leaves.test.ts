@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TaintIndex } from '../../src/trust/index.js';
 import { argumentLeaves } from '../../src/trust/argument-leaves.js';
+import { growth } from '../helpers/cpu-time.js';
 
 const IBAN = 'GB33MIDL40051512345678';
 const map = { type: 'object', additionalProperties: { type: 'number' } };
@@ -109,6 +110,16 @@ describe('arguments nested very deeply', () => {
     expect(leaves).toHaveLength(1);
     expect(leaves[0]?.value).toBe('planted@example.test');
     expect(leaves[0]?.pointer).toBe('/deep' + '/0'.repeat(depth));
+  });
+
+  it('cost grows linearly with the depth (20x deeper: well under 20x squared the CPU)', () => {
+    const nested = (depth: number) => {
+      let deep: unknown = 'x';
+      for (let i = 0; i < depth; i++) deep = { k: deep };
+      return { deep };
+    };
+    // Linear is ~20x; the quadratic walk was ~400x.
+    expect(growth(nested, (args) => argumentLeaves(args), 2_000, 40_000)).toBeLessThan(80);
   });
 
   it('writes each pointer token escaped, as formatPointer does', () => {
