@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ErrorInfo } from '../contract/index.js';
+import { DEEP_RESULT_LEVELS, nestedDeeperThan } from './nesting.js';
 import type { ToolCall } from './types.js';
 
 /** What is wrong with a call's shape, at which pointer. */
@@ -27,6 +28,9 @@ export function callShapeProblem(call: unknown): CallShapeProblem | null {
   if (key !== undefined && !isNonEmptyString(key)) return { pointer: '/idempotency_key', message: `idempotency_key must be a non-empty string when given, got ${describe(key)}` };
   const scope = c['scope'];
   if (scope !== undefined && typeof scope !== 'string') return { pointer: '/scope', message: `scope must be a string when given, got ${describe(scope)}` };
+  // Deeper than the stages' walks and the transports' serializers go: it could be neither
+  // checked nor sent, and is the caller's input, not the tool's failure.
+  if (nestedDeeperThan(c['args'], DEEP_RESULT_LEVELS)) return { pointer: '/args', message: `args are nested more than ${DEEP_RESULT_LEVELS} levels deep, too deeply to be checked and sent` };
   return null;
 }
 

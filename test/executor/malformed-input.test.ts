@@ -24,8 +24,16 @@ function expectValid(env: Envelope): void {
   expect(validate(env).findings.filter((f) => f.severity === 'error')).toEqual([]);
 }
 
+/** Arguments nested `levels` deep (a client's request can be; JSON.parse is iterative). */
+function deepArgs(levels: number): unknown {
+  let v: unknown = 'leaf';
+  for (let i = 0; i < levels; i++) v = [v];
+  return { id: 'o1', deep: v };
+}
+
 describe('a malformed call', () => {
   const cases: [string, unknown, string][] = [
+    ['arguments nested 20,000 levels deep', { call_id: 'c1', tool_name: 'refund_create', args: deepArgs(20_000) }, '/args'],
     ['a number as call id', { call_id: 77, tool_name: 'refund_create', args: { id: 'o1' } }, '/call_id'],
     ['an empty call id', { call_id: '', tool_name: 'refund_create', args: { id: 'o1' } }, '/call_id'],
     ['a number as tool name', { call_id: 'c1', tool_name: 5, args: { id: 'o1' } }, '/tool_name'],
