@@ -25,6 +25,8 @@ export const STORE_ERROR_CODES = {
   notJson: 'STORE_NOT_JSON',
   /** The database was migrated by a newer version of this library. */
   schemaTooNew: 'STORE_SCHEMA_TOO_NEW',
+  /** The database (SQLite file, PostgreSQL schema) holds tables another program made; nothing was written. */
+  schemaForeign: 'STORE_SCHEMA_FOREIGN',
   /** Bad options given to a store opener. */
   badOptions: 'STORE_BAD_OPTIONS',
   /** The driver package a store needs is not installed (`better-sqlite3`, `pg`); the message names it. */

@@ -104,6 +104,15 @@ describe('postgres store specifics', () => {
     await dropSchema(schema);
   });
 
+  it('refuses a schema holding another program\'s tables with STORE_SCHEMA_FOREIGN and creates nothing in it', async () => {
+    const schema = freshSchema();
+    await admin.query(`CREATE SCHEMA "${schema}"; CREATE TABLE "${schema}".ledger (id serial PRIMARY KEY, amount numeric); INSERT INTO "${schema}".ledger (amount) VALUES (12.5)`);
+    await expectCode(openPostgresStore({ connectionString: pgUrl(), schema }), STORE_ERROR_CODES.schemaForeign);
+    const tables = await admin.query<{ t: string }>('SELECT table_name AS t FROM information_schema.tables WHERE table_schema = $1', [schema]);
+    expect(tables.rows.map((r) => r.t)).toEqual(['ledger']);
+    await dropSchema(schema);
+  });
+
   it('refuses an unsafe schema name, a missing connection and an unreachable server with stable codes', async () => {
     await expectCode(openPostgresStore({ connectionString: pgUrl(), schema: 'x"; DROP TABLE y; --' }), STORE_ERROR_CODES.badOptions);
     await expectCode(openPostgresStore({ connectionString: '' }), STORE_ERROR_CODES.badOptions);

@@ -1,5 +1,6 @@
 import type { PgPoolClient } from './pg-driver.js';
 import { STORE_ERROR_CODES, storeError } from '../errors.js';
+import { refuseForeignSchema, type SchemaTables } from '../schema-owner.js';
 
 /**
  * Versioned schema of the PostgreSQL store, in the store's own schema (`$S` is replaced by the
@@ -86,6 +87,12 @@ const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] 
   },
 ];
 
+/** The tables of each schema version (for telling the store's schema from another program's). */
+const POSTGRES_TABLES: readonly SchemaTables[] = [
+  { version: 1, tables: ['resources', 'resource_chunks', 'handles', 'ledger', 'audit', 'state'] },
+  { version: 3, tables: ['run_events'] },
+];
+
 /** The schema version this code writes. */
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
 
@@ -97,10 +104,9 @@ export async function migratePostgres(client: PgPoolClient, schema: string, quot
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`trc-store:${schema}`]);
+    const current = await refuseForeignPostgres(client, schema, quoted);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
     await client.query(`CREATE TABLE IF NOT EXISTS ${quoted}.schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`);
-    const { rows } = await client.query<{ v: number | null }>(`SELECT MAX(version) AS v FROM ${quoted}.schema_version`);
-    const current = rows[0]?.v ?? 0;
     if (current > POSTGRES_SCHEMA_VERSION) {
       throw storeError(STORE_ERROR_CODES.schemaTooNew, `schema ${schema} is at version ${current}, newer than this library supports (${POSTGRES_SCHEMA_VERSION})`, { version: current });
     }
@@ -115,4 +121,24 @@ export async function migratePostgres(client: PgPoolClient, schema: string, quot
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The version recorded in `schema` (0 when it is new or empty), after refusing a schema holding
+ * tables another program made (`STORE_SCHEMA_FOREIGN`; `schema: 'public'` of an application's
+ * database, say) before anything is created in it.
+ */
+async function refuseForeignPostgres(client: PgPoolClient, schema: string, quoted: string): Promise<number> {
+  const tables = (await client.query<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'`, [schema],
+  )).rows.map((r) => r.name);
+  const columns = tables.includes('schema_version')
+    ? (await client.query<{ name: string }>(`SELECT column_name AS name FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'schema_version'`, [schema])).rows.map((r) => r.name)
+    : null;
+  const recorded = columns?.includes('version') === true
+    ? (await client.query<{ v: unknown }>(`SELECT MAX(version)::integer AS v FROM ${quoted}.schema_version`)).rows[0]?.v
+    : null;
+  const current = typeof recorded === 'number' ? recorded : 0;
+  refuseForeignSchema(`PostgreSQL schema ${schema}`, tables, columns, current, POSTGRES_TABLES);
+  return current;
 }

@@ -1,5 +1,6 @@
 import type { SqlDatabase } from './driver.js';
 import { STORE_ERROR_CODES, storeError } from '../errors.js';
+import { refuseForeignSchema, type SchemaTables } from '../schema-owner.js';
 
 /**
  * Versioned schema of the SQLite store. Append new migrations; never edit a released one.
@@ -105,18 +106,38 @@ export const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sq
   },
 ];
 
+/** The tables of each schema version (for telling the store's file from another program's). */
+const SQLITE_TABLES: readonly SchemaTables[] = [
+  { version: 1, tables: ['resources', 'resource_chunks', 'handles', 'ledger', 'audit', 'state'] },
+  { version: 4, tables: ['run_events'] },
+];
+
 /** The schema version this code writes. */
 export const SQLITE_SCHEMA_VERSION = SQLITE_MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
 
 /**
- * Bring the database to {@link SQLITE_SCHEMA_VERSION} in one IMMEDIATE transaction, so two
- * processes opening a fresh file at once cannot both migrate. Refuses a newer schema.
+ * Throw `STORE_SCHEMA_FOREIGN` when the database holds tables another program made (only reads);
+ * else return the schema version recorded in it (0 for a fresh file). The opener calls it before
+ * switching the file to WAL, which would already change another program's file.
  */
-export function migrateSqlite(db: SqlDatabase): number {
+export function refuseForeignSqlite(db: SqlDatabase, path = 'the database'): number {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").pluck().all() as string[];
+  const columns = tables.includes('schema_version') ? db.prepare("SELECT name FROM pragma_table_info('schema_version')").pluck().all() as string[] : null;
+  const recorded = columns?.includes('version') === true ? db.prepare('SELECT MAX(version) FROM schema_version').pluck().get() : null;
+  const current = typeof recorded === 'number' ? recorded : 0;
+  refuseForeignSchema(`SQLite file ${path}`, tables, columns, current, SQLITE_TABLES);
+  return current;
+}
+
+/**
+ * Bring the database to {@link SQLITE_SCHEMA_VERSION} in one IMMEDIATE transaction, so two
+ * processes opening a fresh file at once cannot both migrate. Refuses a newer schema, and a file
+ * another program made (`STORE_SCHEMA_FOREIGN`, before anything is written to it).
+ */
+export function migrateSqlite(db: SqlDatabase, path = 'the database'): number {
   const run = db.transaction(() => {
+    const current = refuseForeignSqlite(db, path);
     db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
-    const row = db.prepare('SELECT MAX(version) AS v FROM schema_version').get() as { v: number | null };
-    const current = row.v ?? 0;
     if (current > SQLITE_SCHEMA_VERSION) {
       throw storeError(STORE_ERROR_CODES.schemaTooNew, `database schema version ${current} is newer than this library supports (${SQLITE_SCHEMA_VERSION})`, { version: current });
     }

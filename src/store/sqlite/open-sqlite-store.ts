@@ -11,7 +11,7 @@ import { decodeJson, encodeAuditRecord, encodeJson } from '../json-column.js';
 import { checkLimit, checkPruneLimit, timestampMs } from '../timestamps.js';
 import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
 import { openSqliteDatabase, type SqlDatabase, type SqlValue, type SqliteDriverName } from './driver.js';
-import { migrateSqlite } from './migrations.js';
+import { migrateSqlite, refuseForeignSqlite } from './migrations.js';
 import { currentWriter, writerIsGone } from './writer-owner.js';
 
 /** Options of {@link openSqliteStore}. */
@@ -71,6 +71,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     throw storeError(STORE_ERROR_CODES.backend, `cannot open SQLite database ${options.path}`, { path: options.path }, cause);
   }
   try {
+    // Before anything writes (even the switch to WAL): another program's file is left as it was.
+    if (options.path !== ':memory:') refuseForeignSqlite(db, options.path);
     // SQLite's default 4 KiB pages, on purpose: bigger pages spool large resources faster but make
     // every small commit (ledger, audit) write more WAL bytes; measured in docs/store.md.
     if (options.path !== ':memory:') db.pragma('journal_mode = WAL');
@@ -79,7 +81,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     // Resources stream through in chunks and are rarely re-read: a 2 MB page cache (not the 16 MB
     // default) keeps a 100 MB spool within the streaming memory budget.
     db.pragma('cache_size = -2000');
-    migrateSqlite(db);
+    migrateSqlite(db, options.path);
     removeAbandonedResources(db, staleWriterMs);
   } catch (cause) {
     db.close();
