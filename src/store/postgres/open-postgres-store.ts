@@ -10,6 +10,7 @@ import { checkLimit, checkPruneLimit, timestampMs } from '../timestamps.js';
 import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
 import { migratePostgres } from './migrations.js';
 import { loadPg, type PgPool } from './pg-driver.js';
+import { postgresOptionProblem, refuseOptions } from '../store-options.js';
 
 /** Options of {@link openPostgresStore}: give a connection string, or your own pool. */
 export type PostgresStoreOptions = (
@@ -22,8 +23,6 @@ export type PostgresStoreOptions = (
   readonly chunkBytes?: number;
 };
 
-const SCHEMA_NAME = /^[a-z_]\w{0,62}$/i;
-
 /**
  * Open (creating and migrating if needed) a PostgreSQL {@link Store} with `pg` (an optional
  * peer: without it, `STORE_DRIVER_MISSING` names the package to install). A pool you pass
@@ -35,10 +34,8 @@ const SCHEMA_NAME = /^[a-z_]\w{0,62}$/i;
  * await store.close();
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+  refuseOptions('openPostgresStore', postgresOptionProblem(options as unknown as Record<string, unknown>));
   const schema = options.schema ?? 'trc';
-  if (!SCHEMA_NAME.test(schema)) {
-    throw storeError(STORE_ERROR_CODES.badOptions, `schema must be a plain SQL identifier (letters, digits, _), got ${JSON.stringify(schema)}`, { pointer: '/schema' });
-  }
   let pool: PgPool;
   let ownsPool: boolean;
   if (options.pool !== undefined) {

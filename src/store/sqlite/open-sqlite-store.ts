@@ -12,6 +12,7 @@ import { checkLimit, checkPruneLimit, timestampMs } from '../timestamps.js';
 import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
 import { openSqliteDatabase, type SqlDatabase, type SqlValue, type SqliteDriverName } from './driver.js';
 import { migrateSqlite, refuseForeignSqlite } from './migrations.js';
+import { refuseOptions, sqliteOptionProblem } from '../store-options.js';
 import { currentWriter, writerIsGone } from './writer-owner.js';
 
 /** Options of {@link openSqliteStore}. */
@@ -27,7 +28,7 @@ export interface SqliteStoreOptions {
   readonly synchronous?: 'FULL' | 'NORMAL';
   /** Size of stored chunks in bytes (default 1 MiB). */
   readonly chunkBytes?: number;
-  /** Uncommitted resources untouched this long are removed on open even if their writer may live (default 1 h). */
+  /** Uncommitted resources untouched this long are removed on open even if their writer may live (default 1 h, at least 1 s). */
   readonly staleWriterMs?: number;
   /**
    * `auto` (default, or `$TRC_SQLITE_DRIVER`): better-sqlite3 when installed, else Node's
@@ -52,8 +53,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   if (typeof options.path !== 'string' || options.path === '') {
     throw storeError(STORE_ERROR_CODES.badOptions, 'openSqliteStore needs a non-empty `path` (use ":memory:" for a private database)', { pointer: '/path' });
   }
-  const bad = optionProblem(options);
-  if (bad !== null) throw storeError(STORE_ERROR_CODES.badOptions, `openSqliteStore: ${bad.pointer.slice(1)} ${bad.message}`, { pointer: bad.pointer });
+  refuseOptions('openSqliteStore', sqliteOptionProblem(options as unknown as Record<string, unknown>));
   const staleWriterMs = options.staleWriterMs ?? 60 * 60 * 1000;
   // SQLite creates the file, not its directory (".trc/trc.sqlite" in a fresh checkout).
   if (options.path !== ':memory:' && !options.path.startsWith('file:')) {
@@ -104,14 +104,6 @@ function removeAbandonedResources(db: SqlDatabase, staleWriterMs: number): void 
   for (const row of rows) {
     if (writerIsGone(row.writer, row.touched_ms, now, staleWriterMs)) remove.run(row.id);
   }
-}
-
-/** The first option of `options` with a value it cannot have (a typo there changes durability silently). */
-function optionProblem(options: SqliteStoreOptions): { pointer: string; message: string } | null {
-  if (options.synchronous !== undefined && options.synchronous !== 'FULL' && options.synchronous !== 'NORMAL') return { pointer: '/synchronous', message: `must be "FULL" or "NORMAL", got ${JSON.stringify(options.synchronous)}` };
-  if (options.driver !== undefined && !['auto', 'better-sqlite3', 'node:sqlite'].includes(options.driver)) return { pointer: '/driver', message: `must be "auto", "better-sqlite3" or "node:sqlite", got ${JSON.stringify(options.driver)}` };
-  if (options.chunkBytes !== undefined && !(Number.isInteger(options.chunkBytes) && options.chunkBytes > 0)) return { pointer: '/chunkBytes', message: `must be a whole number of bytes above 0, got ${String(options.chunkBytes)}` };
-  return null;
 }
 
 function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: boolean): Store {
