@@ -37,7 +37,8 @@ export function postgresOptionProblem(options: Readonly<Record<string, unknown>>
   if (schema !== undefined && (typeof schema !== 'string' || !/^[a-z_]\w{0,62}$/iu.test(schema))) {
     return { pointer: '/schema', message: `must be a plain SQL identifier (letters, digits, _), got ${JSON.stringify(schema)}` };
   }
-  return wholeNumber(options['chunkBytes'], '/chunkBytes', 'bytes', 1) ?? wholeNumber(options['max'], '/max', 'connections', 1);
+  return wholeNumber(options['chunkBytes'], '/chunkBytes', 'bytes', 1) ?? wholeNumber(options['max'], '/max', 'connections', 1)
+    ?? wholeNumber(options['queryTimeoutMs'], '/queryTimeoutMs', 'milliseconds', 1);
 }
 
 /** Throw `STORE_BAD_OPTIONS` for `problem`, naming the opener and the option's pointer. */

@@ -13,6 +13,8 @@ export interface CuttableProxy {
   cut(): Promise<void>;
   /** Listen again on the same port. */
   restore(): Promise<void>;
+  /** Keep connections (and accept new ones) but pass no more bytes either way, until cut. */
+  stall(): void;
   close(): Promise<void>;
 }
 
@@ -21,6 +23,7 @@ export async function startCuttableProxy(host: string, targetPort: number): Prom
   const sockets = new Set<Socket>();
   let server: Server | null = null;
   let port = 0;
+  let stalled = false;
   const listen = async (): Promise<void> => {
     const s = createServer((client) => {
       const upstream = createConnection({ host, port: targetPort });
@@ -29,7 +32,8 @@ export async function startCuttableProxy(host: string, targetPort: number): Prom
         sock.on('close', () => sockets.delete(sock));
         sock.on('error', () => { client.destroy(); upstream.destroy(); });
       }
-      client.pipe(upstream).pipe(client);
+      if (stalled) client.pause();
+      else client.pipe(upstream).pipe(client);
     });
     await new Promise<void>((resolve, reject) => {
       s.once('error', reject);
@@ -42,6 +46,7 @@ export async function startCuttableProxy(host: string, targetPort: number): Prom
   const stop = async (): Promise<void> => {
     const s = server;
     server = null;
+    stalled = false;
     for (const sock of sockets) sock.destroy();
     sockets.clear();
     if (s !== null) await new Promise<void>((resolve) => s.close(() => resolve()));
@@ -51,6 +56,13 @@ export async function startCuttableProxy(host: string, targetPort: number): Prom
     get port() { return port; },
     cut: stop,
     restore: listen,
+    stall() {
+      stalled = true;
+      for (const sock of sockets) {
+        sock.unpipe();
+        sock.pause();
+      }
+    },
     close: stop,
   };
 }

@@ -39,6 +39,7 @@ describe('store options checked at open', () => {
     [{ chunkBytes: 0 }, '/chunkBytes'],
     [{ chunkBytes: 2.5 }, '/chunkBytes'],
     [{ max: 0 }, '/max'],
+    [{ queryTimeoutMs: -5 }, '/queryTimeoutMs'],
     [{ schema: 'x"; DROP TABLE y; --' }, '/schema'],
   ])('openPostgresStore refuses %j with STORE_BAD_OPTIONS and its pointer, before connecting', async (bad, pointer) => {
     // Nothing listens on port 1: reaching the server would fail with STORE_BACKEND_ERROR instead.

@@ -1,4 +1,4 @@
-import type { AuditFilter, HandleRecord, LedgerPatch, LedgerState, StateEntry, Store } from '../types.js';
+import type { AuditFilter, HandleRecord, LedgerState, StateEntry, Store } from '../types.js';
 import { randomId } from '../../contract/random-id.js';
 import { asStoreError, guardStore } from '../backend-guard.js';
 import { decodeAuditRow, type AuditRow } from '../audit-row.js';
@@ -10,11 +10,16 @@ import { checkLimit, checkPruneLimit, timestampMs } from '../timestamps.js';
 import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, type StateRow } from '../sql-rows.js';
 import { migratePostgres } from './migrations.js';
 import { loadPg, type PgPool } from './pg-driver.js';
+import { LEDGER_SET, updateParams } from './ledger-patch.js';
 import { postgresOptionProblem, refuseOptions } from '../store-options.js';
 
 /** Options of {@link openPostgresStore}: give a connection string, or your own pool. */
 export type PostgresStoreOptions = (
-  | { readonly connectionString: string; readonly pool?: undefined; readonly max?: number }
+  | {
+    readonly connectionString: string; readonly pool?: undefined; readonly max?: number;
+    /** How long a query may wait for its answer before it fails (default 60,000 ms); a pool you pass sets its own. */
+    readonly queryTimeoutMs?: number;
+  }
   | { readonly pool: PgPool; readonly connectionString?: undefined }
 ) & {
   /** Schema holding the store's tables, created if missing (default `trc`). */
@@ -42,9 +47,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     pool = options.pool;
     ownsPool = false;
   } else if (typeof options.connectionString === 'string' && options.connectionString !== '') {
-    // A bounded wait for a connection: writers pin connections, and a caller must not hang forever.
+    // Bounded waits, for a connection (writers pin connections) and for an answer (a server that
+    // froze, or a network that drops packets without a reset, would hang every call forever).
     const pg = await loadPg();
-    pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10, connectionTimeoutMillis: 30_000 });
+    const queryTimeout = options.queryTimeoutMs ?? 60_000;
+    pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10, connectionTimeoutMillis: 30_000, query_timeout: queryTimeout });
     ownsPool = true;
   } else {
     throw storeError(STORE_ERROR_CODES.badOptions, 'openPostgresStore needs `connectionString` or `pool`', { pointer: '/connectionString' });
@@ -64,15 +71,6 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw asStoreError(error, `opening PostgreSQL store (schema ${schema})`);
   }
   return guardStore(postgresStore(pool, ownsPool, quoted, options.chunkBytes));
-}
-
-// What a ledger patch sets; parameters $1–$6 of updateParams ($5 is the key).
-const LEDGER_SET = `state = COALESCE($1, state), attempts = COALESCE($2, attempts), envelope = COALESCE($3, envelope), updated_at = $4,
-  lease_owner = CASE WHEN $6 THEN NULL ELSE lease_owner END, lease_until_ms = CASE WHEN $6 THEN NULL ELSE lease_until_ms END`;
-
-function updateParams(key: string, patch: LedgerPatch): unknown[] {
-  const envelope = patch.envelope === undefined ? null : encodeJson(patch.envelope, '/envelope');
-  return [patch.state ?? null, patch.attempts ?? null, envelope, patch.now, key, patch.lease === null];
 }
 
 function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: number | undefined): Store {

@@ -26,7 +26,7 @@ export interface PgPool {
 }
 
 interface PgModule {
-  Pool: new (config: { connectionString: string; max: number; connectionTimeoutMillis: number }) => PgPool;
+  Pool: new (config: { connectionString: string; max: number; connectionTimeoutMillis: number; query_timeout: number }) => PgPool;
 }
 
 /** Load `pg`, or throw `STORE_DRIVER_MISSING` naming it. */
