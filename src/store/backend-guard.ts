@@ -1,6 +1,7 @@
 import { isTrcError } from '../contract/index.js';
 import type { Store } from './types.js';
 import { STORE_ERROR_CODES, storeError } from './errors.js';
+import { refuseUnstorableText } from './text-columns.js';
 
 /** Re-throw a driver error as `STORE_BACKEND_ERROR` (cause kept); TrcErrors pass unchanged. */
 export function asStoreError(error: unknown, operation: string): unknown {
@@ -17,6 +18,7 @@ export function guardStore(store: Store): Store {
   const guard = <A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       try {
+        refuseUnstorableText(name, args);
         return await fn(...args);
       } catch (error) {
         throw asStoreError(error, name);

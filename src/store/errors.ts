@@ -21,6 +21,8 @@ export const STORE_ERROR_CODES = {
   badTimestamp: 'STORE_BAD_TIMESTAMP',
   /** A list filter is malformed (e.g. a negative `limit`). */
   badFilter: 'STORE_BAD_FILTER',
+  /** A text field (key, call id, tool, principal, ...) holds a lone UTF-16 surrogate, which has no UTF-8 form. */
+  badText: 'STORE_BAD_TEXT',
   /** A value to persist is not representable as JSON. */
   notJson: 'STORE_NOT_JSON',
   /** The database was migrated by a newer version of this library. */

@@ -10,6 +10,7 @@ import { checkLimit, checkPruneLimit, timestampMs } from './timestamps.js';
 import { memoryRetention, type MemoryEviction } from './memory-retention.js';
 import { oldestFirst } from './oldest-first.js';
 import { createSlabPacker, type Packed } from './slab-packer.js';
+import { refusingUnstorableText } from './text-columns.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -383,5 +384,5 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       closed = true;
     },
   };
-  return store;
+  return refusingUnstorableText(store);
 }

@@ -643,6 +643,26 @@ export function runStoreSuite(name: string, options: StoreSuiteOptions): void {
         expect(await store.getState('k2')).toBeNull();
       });
 
+      it('refuses a lone surrogate in a key or call id with STORE_BAD_TEXT and its pointer, so two keys never become one entry', async () => {
+        const store = await fresh();
+        // Neither has a UTF-8 form: stored as text, both would have read back as U+FFFD.
+        for (const key of ['k\ud800', 'k\udbff']) {
+          const error = await store.ledgerBegin(ledgerInput(key)).then(() => null, (e: unknown) => e);
+          expect(error).toMatchObject({ code: STORE_ERROR_CODES.badText, data: { pointer: '/key' } });
+          expect(await store.ledgerGet(key)).toBeNull();
+        }
+        const at = '2026-01-01T00:00:00.000Z';
+        const record = (callId: string): AuditRecord => ({
+          callId, tool: 't', principal: 'alice', startedAt: at, finishedAt: at, status: 'succeeded', argsDigest: 'sha256:aa', envelopeDigest: null, detail: {},
+        });
+        const error = await store.appendAuditBatch([record('fine'), record('x\udc00')]).then(() => null, (e: unknown) => e);
+        expect(error).toMatchObject({ code: STORE_ERROR_CODES.badText, data: { pointer: '/1/callId' } });
+        expect(await store.getAudit('fine')).toBeNull();
+        // A pair is text like any other, and JSON values keep a lone surrogate (JSON escapes it).
+        expect((await store.ledgerBegin(ledgerInput('k\ud83d\ude00'))).entry.key).toBe('k\ud83d\ude00');
+        expect((await store.putState({ key: 's', baseVersion: null, value: 'v\ud800', source: null, now: '2026-01-01T00:00:00.000Z' }))).toMatchObject({ value: 'v\ud800' });
+      });
+
       it('refuses every call after close with a stable code', async () => {
         const store = await fresh();
         await store.close();
