@@ -40,6 +40,10 @@ describe('a malformed call', () => {
     ['a number as idempotency key', { call_id: 'c1', tool_name: 'refund_create', args: { id: 'o1' }, idempotency_key: 12345 }, '/idempotency_key'],
     ['an empty idempotency key', { call_id: 'c1', tool_name: 'refund_create', args: { id: 'o1' }, idempotency_key: '' }, '/idempotency_key'],
     ['null', null, ''],
+    // No UTF-8 form: a store cannot keep it as given (two such keys would be one ledger entry).
+    ['a lone surrogate in the idempotency key', { call_id: 'c1', tool_name: 'refund_create', args: { id: 'o1' }, idempotency_key: 'k\ud800' }, '/idempotency_key'],
+    ['a lone surrogate in the call id', { call_id: 'c\udc00', tool_name: 'refund_create', args: { id: 'o1' } }, '/call_id'],
+    ['a lone surrogate in the tool name', { call_id: 'c1', tool_name: 'refund_create\ud800', args: { id: 'o1' } }, '/tool_name'],
   ];
   it.each(cases)('runs nothing and answers a valid INVALID_CALL envelope: %s', async (_label, call, pointer) => {
     let runs = 0;
