@@ -118,7 +118,8 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
     insertChunk: db.prepare('INSERT INTO resource_chunks (resource_id, seq, data) VALUES (?, ?, ?)'),
     touchResource: db.prepare('UPDATE resources SET touched_ms = ? WHERE id = ? AND committed = 0'),
-    commitResource: db.prepare(`UPDATE resources SET committed = 1, bytes = ?, sha256 = ?, chunks = ? WHERE id = ? AND committed = 0`),
+    // RETURNING: the row as committed, even if another process's sweep deletes it the next moment.
+    commitResource: db.prepare(`UPDATE resources SET committed = 1, bytes = ?, sha256 = ?, chunks = ? WHERE id = ? AND committed = 0 RETURNING *`),
     discardResource: db.prepare('DELETE FROM resources WHERE id = ? AND committed = 0'),
     getResource: db.prepare('SELECT * FROM resources WHERE id = ? AND committed = 1'),
     getChunk: db.prepare('SELECT data FROM resource_chunks WHERE resource_id = ? AND seq = ?').pluck(),
@@ -210,10 +211,10 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
         },
         commit(totals) {
           open();
-          const changed = q.commitResource.run(totals.bytes, totals.sha256, totals.chunks, id).changes;
+          const row = q.commitResource.get(totals.bytes, totals.sha256, totals.chunks, id) as ResourceRow | undefined;
           openWriters.delete(id);
-          if (changed !== 1) throw storeError(STORE_ERROR_CODES.backend, `resource ${id} vanished before commit (removed as abandoned?)`, { id });
-          return toMeta(q.getResource.get(id) as ResourceRow);
+          if (row === undefined) throw storeError(STORE_ERROR_CODES.backend, `resource ${id} vanished before commit (removed as abandoned?)`, { id });
+          return toMeta(row);
         },
         discard() {
           openWriters.delete(id);
