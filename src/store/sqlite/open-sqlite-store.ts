@@ -385,9 +385,17 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
     async close() {
       if (closed) return;
       closed = true;
-      for (const id of openWriters) q.discardResource.run(id);
-      openWriters.clear();
-      db.close();
+      // Best effort: with another process holding the write lock past the busy timeout, the rows
+      // stay, and the next open removes them once this process is gone. The connection is closed
+      // either way (a failed delete used to leave it open for good, and close() then did nothing).
+      try {
+        for (const id of openWriters) q.discardResource.run(id);
+      } catch {
+        // Left to the next open's cleanup of abandoned resources.
+      } finally {
+        openWriters.clear();
+        db.close();
+      }
     },
   };
 }
