@@ -113,6 +113,26 @@ describe('postgres store specifics', () => {
     await dropSchema(schema);
   });
 
+  it('stores a batch of more than 1,000 audit records all or none: a row PostgreSQL refuses leaves none of them', async () => {
+    const schema = freshSchema();
+    const store = await openPostgresStore({ connectionString: pgUrl(), schema });
+    try {
+      const at = '2026-01-01T00:00:00.000Z';
+      const record = (callId: string) => ({ callId, tool: 't', principal: 'p', startedAt: at, finishedAt: at, status: 'succeeded' as const, argsDigest: 'sha256:aa', envelopeDigest: null, detail: {} });
+      const batch = Array.from({ length: 1001 }, (_, i) => record(`c${i}`));
+      // PostgreSQL text cannot hold NUL: the last row fails, in the second statement of the batch.
+      batch[1000] = record('bad\u0000id');
+      await expectCode(store.appendAuditBatch(batch), STORE_ERROR_CODES.backend);
+      expect(await store.listAudit({ limit: 5 })).toEqual([]);
+      batch[1000] = record('c1000');
+      expect(await store.appendAuditBatch([...batch, record('c0')])).toEqual(['c0']);
+      expect(await store.listAudit()).toHaveLength(1001);
+    } finally {
+      await store.close();
+      await dropSchema(schema);
+    }
+  });
+
   it('refuses an unsafe schema name, a missing connection and an unreachable server with stable codes', async () => {
     await expectCode(openPostgresStore({ connectionString: pgUrl(), schema: 'x"; DROP TABLE y; --' }), STORE_ERROR_CODES.badOptions);
     await expectCode(openPostgresStore({ connectionString: '' }), STORE_ERROR_CODES.badOptions);

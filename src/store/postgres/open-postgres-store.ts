@@ -11,6 +11,7 @@ import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, ty
 import { migratePostgres } from './migrations.js';
 import { loadPg, type PgPool } from './pg-driver.js';
 import { LEDGER_SET, updateParams } from './ledger-patch.js';
+import { insertAuditRows, type AuditRow } from './audit-batch.js';
 import { postgresOptionProblem, refuseOptions } from '../store-options.js';
 
 /** Options of {@link openPostgresStore}: give a connection string, or your own pool. */
@@ -286,24 +287,9 @@ function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: n
     },
 
     async appendAuditBatch(records, encodings) {
-      const rows = records.map((r, i) => [r.callId, r.tool, timestampMs(r.startedAt, `/${i}/startedAt`), r.startedAt, encodeAuditRecord(r, encodings?.[i], `/${i}`)]);
-      const skipped: string[] = [];
-      // One statement per slice (atomic by itself; PostgreSQL allows 65,535 parameters).
-      for (let from = 0; from < rows.length; from += 1000) {
-        const slice = rows.slice(from, from + 1000);
-        const values = slice.map((_, k) => `($${5 * k + 1}, $${5 * k + 2}, $${5 * k + 3}, $${5 * k + 4}, $${5 * k + 5})`).join(', ');
-        const inserted = new Set((await query<{ call_id: string }>(
-          `INSERT INTO ${s}.audit (call_id, tool, started_ms, started_at, record) VALUES ${values} ON CONFLICT (call_id) DO NOTHING RETURNING call_id`,
-          slice.flat(),
-        )).map((r) => r.call_id));
-        // A call id repeated within the slice is inserted once: later copies count as skipped.
-        for (const row of slice) {
-          const id = row[0] as string;
-          if (inserted.has(id)) inserted.delete(id);
-          else skipped.push(id);
-        }
-      }
-      return skipped;
+      const rows = records.map((r, i): AuditRow => [r.callId, r.tool, timestampMs(r.startedAt, `/${i}/startedAt`), r.startedAt, encodeAuditRecord(r, encodings?.[i], `/${i}`)]);
+      open();
+      return insertAuditRows(pool, s, rows);
     },
 
     async getAudit(callId) {
