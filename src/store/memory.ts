@@ -129,6 +129,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   const store: Store = {
     async createResource(input): Promise<ResourceWriter> {
       open();
+      // An expiry that is no instant could never be swept: the result would be kept for good.
+      if (input.expiresAt !== null) timestampMs(input.expiresAt, '/expiresAt');
       const id = randomId();
       const createdAt = new Date().toISOString();
       let chunks: Uint8Array[] = [];

@@ -39,6 +39,15 @@ export function runStoreSuite(name: string, options: StoreSuiteOptions): void {
     });
 
     describe('resources', () => {
+      it('refuses an expiry that is not a date-time with STORE_BAD_TIMESTAMP, as no sweep could ever remove the result', async () => {
+        const store = await fresh();
+        const error = await store.createResource({ ...RESOURCE_INPUT, expiresAt: 'next tuesday' }).then(() => null, (e: unknown) => e);
+        expect(error).toMatchObject({ code: STORE_ERROR_CODES.badTimestamp, data: { pointer: '/expiresAt' } });
+        const kept = await store.createResource({ ...RESOURCE_INPUT, expiresAt: null });
+        await kept.write(new Uint8Array([1]));
+        expect((await kept.commit()).expiresAt).toBeNull();
+      });
+
       it('round-trips a small resource byte for byte with its metadata', async () => {
         const store = await fresh();
         const bytes = new TextEncoder().encode('{"rows":[1,2,3],"text":"héllo ✓ 😀"}');

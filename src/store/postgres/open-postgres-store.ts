@@ -94,6 +94,8 @@ function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: n
   return {
     async createResource(input) {
       open();
+      // An expiry that is no instant could never be swept: the result would be kept for good.
+      if (input.expiresAt !== null) timestampMs(input.expiresAt, '/expiresAt');
       const id = randomId();
       // The writer owns one connection and one transaction: chunks are invisible until COMMIT,
       // and a crash (or a dropped connection) rolls everything back without any cleanup pass.

@@ -193,6 +193,8 @@ function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: 
   return {
     async createResource(input) {
       open();
+      // An expiry that is no instant could never be swept: the result would be kept for good.
+      if (input.expiresAt !== null) timestampMs(input.expiresAt, '/expiresAt');
       const id = randomId();
       const writer = currentWriter();
       q.insertResource.run(id, input.principal, input.tool, input.mimeType, new Date().toISOString(), input.expiresAt, writer, Date.now());
