@@ -1,7 +1,7 @@
 import type { PgPool } from './pg-driver.js';
 
 /** One audit row: call id, tool, started (ms), started (text), record (JSON text). */
-export type AuditRow = readonly [string, string, number, string, string];
+export type AuditInsertRow = readonly [string, string, number, string, string];
 
 // PostgreSQL takes at most 65,535 parameters per statement: 1,000 rows of 5.
 const SLICE = 1000;
@@ -12,9 +12,9 @@ const SLICE = 1000;
  * one transaction on one connection, so a batch that fails part-way (a row PostgreSQL refuses,
  * a dropped connection) leaves nothing, as the store promises, instead of its first slices.
  */
-export async function insertAuditRows(pool: PgPool, s: string, rows: readonly AuditRow[]): Promise<string[]> {
+export async function insertAuditRows(pool: PgPool, s: string, rows: readonly AuditInsertRow[]): Promise<string[]> {
   const skipped: string[] = [];
-  const insert = async (run: PgPool['query'], slice: readonly AuditRow[]): Promise<void> => {
+  const insert = async (run: PgPool['query'], slice: readonly AuditInsertRow[]): Promise<void> => {
     const values = slice.map((_, k) => `($${5 * k + 1}, $${5 * k + 2}, $${5 * k + 3}, $${5 * k + 4}, $${5 * k + 5})`).join(', ');
     const inserted = new Set((await run<{ call_id: string }>(
       `INSERT INTO ${s}.audit (call_id, tool, started_ms, started_at, record) VALUES ${values} ON CONFLICT (call_id) DO NOTHING RETURNING call_id`,

@@ -11,7 +11,7 @@ import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, ty
 import { migratePostgres } from './migrations.js';
 import { loadPg, type PgPool } from './pg-driver.js';
 import { LEDGER_SET, updateParams } from './ledger-patch.js';
-import { insertAuditRows, type AuditRow } from './audit-batch.js';
+import { insertAuditRows, type AuditInsertRow } from './audit-batch.js';
 import { postgresOptionProblem, refuseOptions } from '../store-options.js';
 
 /** Options of {@link openPostgresStore}: give a connection string, or your own pool. */
@@ -289,7 +289,7 @@ function postgresStore(pool: PgPool, ownsPool: boolean, s: string, chunkBytes: n
     },
 
     async appendAuditBatch(records, encodings) {
-      const rows = records.map((r, i): AuditRow => [r.callId, r.tool, timestampMs(r.startedAt, `/${i}/startedAt`), r.startedAt, encodeAuditRecord(r, encodings?.[i], `/${i}`)]);
+      const rows = records.map((r, i): AuditInsertRow => [r.callId, r.tool, timestampMs(r.startedAt, `/${i}/startedAt`), r.startedAt, encodeAuditRecord(r, encodings?.[i], `/${i}`)]);
       open();
       return insertAuditRows(pool, s, rows);
     },
