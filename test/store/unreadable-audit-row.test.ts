@@ -7,11 +7,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createExecutor } from '../../src/executor/index.js';
 import { startInspector } from '../../src/inspector/index.js';
-import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { openSqliteDatabase, openSqliteStore } from '../../src/store/sqlite/index.js';
 import { runCli } from '../helpers/cli.js';
 import { readTool } from '../executor/helpers/tools.js';
 
@@ -22,7 +21,8 @@ describe('an audit row that cannot be read', () => {
     const executor = createExecutor({ tools: [readTool((a) => ({ data: { id: a.id } }))], store });
     for (const id of ['a1', 'a2', 'a3']) await executor.call({ call_id: id, tool_name: 'order_get', args: { id } }, { id: 'u' });
     await store.close();
-    const db = new Database(path);
+    // The store's own driver: better-sqlite3 on Node 20, node:sqlite where that is what loads (CI's Node 22/24 lines).
+    const db = openSqliteDatabase(path);
     db.prepare('UPDATE audit SET record = ? WHERE call_id = ?').run('{"callId": "a2", "truncated', 'a2');
     const a3 = JSON.parse(db.prepare('SELECT record FROM audit WHERE call_id = ?').pluck().get('a3') as string) as Record<string, unknown>;
     db.prepare('UPDATE audit SET record = ? WHERE call_id = ?').run(JSON.stringify({ ...a3, status: 5 }), 'a3');
