@@ -8,7 +8,8 @@
  */
 import { canonicalJson, createAjv2020, formatPointer, parsePointer, resolvePointer, sha256Hex, TrcError, type UntrustedContent } from '../contract/index.js';
 import type { ValidateFunction } from '../contract/ajv.js';
-import { findTaint, type Taint } from './taint.js';
+import { findTaint } from './find-taint.js';
+import type { Taint } from './taint.js';
 import { encodingWords } from './taint-encodings.js';
 import { withinPrefix } from './scope-prefix.js';
 

@@ -50,7 +50,8 @@ export type {
   Session,
   ToolPolicy,
 } from './authorize.js';
-export { findTaint, TaintIndex } from './taint.js';
+export { TaintIndex } from './taint.js';
+export { findTaint } from './find-taint.js';
 export type { Taint, TaintKind, TaintContent, TaintIndexOptions } from './taint.js';
 export type { TaintEncoding } from './taint-encodings.js';
 export { taintForm, taintViews, TAINT_MIN_CHARS } from './taint-normalize.js';

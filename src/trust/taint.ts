@@ -387,16 +387,3 @@ export class TaintIndex {
 const identity = (i: number): number => i;
 // The window at `i` of a reversed text of `n` units is the reverse of the window ending at n - i.
 const backwards = (i: number, n: number): number => n - i - TAINT_MIN_CHARS;
-
-/**
- * Find the tainted arguments of one call against the given content (builds a fresh index;
- * a run keeps one {@link TaintIndex} instead).
- * @param trustedTexts what the user (or trusted tools) said; a run of text found there is not taint.
- * @example findTaint({ to: 'x@evil.test' }, [{ content_id: 'uc_1', text: 'send to X@EVIL.test', … }])[0]?.content_id // 'uc_1'
- */
-export function findTaint(args: unknown, untrusted: readonly UntrustedContent[], trustedTexts: readonly string[] = []): Taint[] {
-  const index = new TaintIndex();
-  for (const u of untrusted) index.addUntrusted(u);
-  for (const t of trustedTexts) index.addTrusted(t);
-  return index.taintOf(args);
-}

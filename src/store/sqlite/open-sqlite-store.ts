@@ -13,7 +13,7 @@ import { leaseMs, toEntry, toMeta, toState, type LedgerRow, type ResourceRow, ty
 import { openSqliteDatabase, type SqlDatabase, type SqlValue, type SqliteDriverName } from './driver.js';
 import { migrateSqlite, refuseForeignSqlite } from './migrations.js';
 import { refuseOptions, sqliteOptionProblem } from '../store-options.js';
-import { currentWriter, writerIsGone } from './writer-owner.js';
+import { currentWriter, removeAbandonedResources } from './writer-owner.js';
 
 /** Options of {@link openSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -95,15 +95,6 @@ function updateArgs(key: string, patch: LedgerPatch): SqlValue[] {
   const envelope = patch.envelope === undefined ? null : encodeJson(patch.envelope, '/envelope');
   const release = patch.lease === null ? 1 : 0;
   return [patch.state ?? null, patch.attempts ?? null, envelope, patch.now, release, release, key];
-}
-
-function removeAbandonedResources(db: SqlDatabase, staleWriterMs: number): void {
-  const rows = db.prepare('SELECT id, writer, touched_ms FROM resources WHERE committed = 0').all() as { id: string; writer: string; touched_ms: number }[];
-  const now = Date.now();
-  const remove = db.prepare('DELETE FROM resources WHERE id = ? AND committed = 0');
-  for (const row of rows) {
-    if (writerIsGone(row.writer, row.touched_ms, now, staleWriterMs)) remove.run(row.id);
-  }
 }
 
 function sqliteStore(db: SqlDatabase, chunkBytes: number | undefined, fullSync: boolean): Store {

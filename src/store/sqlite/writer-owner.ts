@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { SqlDatabase } from './driver.js';
 
 /**
  * Identifies the process writing an uncommitted resource, so a later open can tell if it died:
@@ -29,5 +30,15 @@ export function writerIsGone(writer: string, touchedMs: number, nowMs: number, s
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Delete the uncommitted results whose writer is gone (run at open: a crashed process leaves them). */
+export function removeAbandonedResources(db: SqlDatabase, staleWriterMs: number): void {
+  const rows = db.prepare('SELECT id, writer, touched_ms FROM resources WHERE committed = 0').all() as { id: string; writer: string; touched_ms: number }[];
+  const now = Date.now();
+  const remove = db.prepare('DELETE FROM resources WHERE id = ? AND committed = 0');
+  for (const row of rows) {
+    if (writerIsGone(row.writer, row.touched_ms, now, staleWriterMs)) remove.run(row.id);
   }
 }
